@@ -1,0 +1,38 @@
+# Thin wrapper over CMake. `make run` and `make test` install missing Debian
+# packages first (scripts/install-deps.sh), so a fresh Debian 12 needs nothing else.
+BUILD ?= build
+PRESET_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
+JOBS ?= $(shell nproc)
+CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+
+.PHONY: all build deps run test test-unit clean docs asan
+all: build
+
+deps:
+	@bash scripts/install-deps.sh
+
+$(BUILD)/CMakeCache.txt:
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) $(PRESET_FLAGS) $(CMAKE_ARGS)
+
+build: $(BUILD)/CMakeCache.txt
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: deps
+	@$(MAKE) --no-print-directory build
+	$(BUILD)/llmon agent $(ARGS)
+
+# Every test: unit tests, golden files, and integration tests against real
+# node_exporter / promtool / Prometheus started on free loopback ports.
+test: deps
+	@$(MAKE) --no-print-directory build
+	bash scripts/run-tests.sh $(BUILD)
+
+# Regenerate docs generated from code (docs/cli.md).
+docs: build
+	$(BUILD)/llmon help --markdown > docs/cli.md
+
+asan:
+	cmake --preset asan-ubsan && cmake --build --preset asan-ubsan -j $(JOBS) && ctest --preset asan-ubsan
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages llmon needs to build, test and benchmark.
+# Idempotent: asks apt only for what is missing; needs root (or sudo) only then.
+# Services from these packages are never started (policy-rc.d denies it during the install).
+set -euo pipefail
+
+BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
+  libyaml-cpp-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libbrotli-dev)
+TEST_PKGS=(prometheus prometheus-node-exporter curl python3 hyperfine wrk)
+
+want=("${BUILD_PKGS[@]}")
+[[ "${LLMON_DEPS:-all}" == build ]] || want+=("${TEST_PKGS[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "install-deps: installing ${missing[*]}" >&2
+SUDO=()
+[[ $(id -u) -eq 0 ]] || SUDO=(sudo)
+policy=/usr/sbin/policy-rc.d
+created_policy=0
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\nexit 101\n' | "${SUDO[@]}" tee "$policy" >/dev/null
+  "${SUDO[@]}" chmod +x "$policy"
+  created_policy=1
+fi
+cleanup() { [[ $created_policy -eq 1 ]] && "${SUDO[@]}" rm -f "$policy"; true; }
+trap cleanup EXIT
+export DEBIAN_FRONTEND=noninteractive
+"${SUDO[@]}" apt-get update -qq
+"${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# Packaged daemons may have been enabled; make sure none of them runs because of us.
+for svc in prometheus prometheus-node-exporter; do
+  if command -v systemctl >/dev/null 2>&1; then "${SUDO[@]}" systemctl disable --now "$svc" >/dev/null 2>&1 || true; fi
+done

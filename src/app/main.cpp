@@ -1,0 +1,49 @@
+// llmon entry point: parse settings, dispatch to a subcommand.
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/commands.h"
+
+extern char** environ;
+
+namespace {
+std::atomic<bool> g_stop{false};  // the one process-wide flag a signal handler may touch
+void on_signal(int) { g_stop.store(true); }
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> env;
+  for (char** e = environ; e && *e; ++e)
+    if (std::strncmp(*e, "LLMON_", 6) == 0) env.emplace_back(*e);
+
+  if (!args.empty() && (args[0] == "version" || args[0] == "--version")) {
+    std::printf("llmon %s\n", llmon::app::kVersion);
+    return 0;
+  }
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    bool md = args.size() > 1 && args[1] == "--markdown";
+    llmon::app::write_help(stdout, md);
+    return 0;
+  }
+  auto settings = llmon::config::load(args, env);
+  if (!settings) {
+    std::fprintf(stderr, "llmon: %s\n", settings.error().c_str());
+    return 2;
+  }
+  const std::string& cmd = settings->command;
+  if (cmd == "agent") {
+    struct sigaction sa {};
+    sa.sa_handler = on_signal;
+    sigaction(SIGTERM, &sa, nullptr);
+    sigaction(SIGINT, &sa, nullptr);
+    std::signal(SIGPIPE, SIG_IGN);
+    return llmon::app::run_agent(*settings, g_stop);
+  }
+  if (cmd == "snapshot") return llmon::app::run_snapshot(*settings, stdout);
+  std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());
+  return 2;
+}

@@ -1,0 +1,34 @@
+#include "app/setup.h"
+
+#include "collector/registry.h"
+
+namespace llmon::app {
+
+procfs::Fs fs_from(const config::Settings& s) {
+  procfs::Fs fs;
+  fs.proc_root = s.get("path.procfs");
+  fs.sys_root = s.get("path.sysfs");
+  fs.root = s.get("path.rootfs");
+  return fs;
+}
+
+std::vector<collector::NamedCollector> enabled_collectors(const config::Settings& s, const base::Clock& clock,
+                                                          base::Logger& log) {
+  collector::CollectorContext ctx;
+  ctx.fs = fs_from(s);
+  ctx.clock = &clock;
+  ctx.log = &log;
+  ctx.options = s.values;
+  const bool disable_defaults = s.get_bool("collector.disable-defaults");
+  std::vector<collector::NamedCollector> out;
+  for (const auto& c : collector::builtin_collectors()) {
+    std::string flag = "collector." + std::string(c.name);
+    bool on = s.get_bool(flag);
+    if (disable_defaults && s.origin.at(flag) == "default") on = false;
+    if (!on) continue;
+    out.push_back({std::string(c.name), c.make(ctx)});
+  }
+  return out;
+}
+
+}  // namespace llmon::app

@@ -1,0 +1,62 @@
+// Status and Expected<T>: errors as values across module boundaries.
+// A Status is ok or carries a human message that names where the problem is
+// (file, line, field). Expected<T> holds a T or a non-ok Status. Neither
+// throws; both are cheap to move. Not thread-safe to share mutably.
+#pragma once
+
+#include <cassert>
+#include <string>
+#include <utility>
+#include <variant>
+
+namespace llmon {
+
+class Status {
+ public:
+  Status() = default;
+  static Status ok() { return Status(); }
+  static Status error(std::string message) {
+    Status s;
+    s.ok_ = false;
+    s.message_ = std::move(message);
+    return s;
+  }
+  bool is_ok() const { return ok_; }
+  explicit operator bool() const { return ok_; }
+  const std::string& message() const { return message_; }
+  // Prefixes the message with where it happened: "ctx: message".
+  Status with_context(const std::string& ctx) const {
+    return ok_ ? *this : error(ctx + ": " + message_);
+  }
+
+ private:
+  bool ok_ = true;
+  std::string message_;
+};
+
+template <typename T>
+class Expected {
+ public:
+  Expected(T value) : v_(std::move(value)) {}  // NOLINT(google-explicit-constructor)
+  Expected(Status error) : v_(std::move(error)) {  // NOLINT(google-explicit-constructor)
+    assert(!std::get<Status>(v_).is_ok());
+  }
+  bool has_value() const { return v_.index() == 0; }
+  explicit operator bool() const { return has_value(); }
+  T& value() { return std::get<T>(v_); }
+  const T& value() const { return std::get<T>(v_); }
+  T& operator*() { return value(); }
+  const T& operator*() const { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Status& status() const {
+    static const Status kOk;
+    return has_value() ? kOk : std::get<Status>(v_);
+  }
+  const std::string& error() const { return status().message(); }
+
+ private:
+  std::variant<T, Status> v_;
+};
+
+}  // namespace llmon

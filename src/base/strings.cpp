@@ -1,0 +1,100 @@
+#include "base/strings.h"
+
+#include <charconv>
+
+namespace llmon::base {
+
+bool LineIterator::next(std::string_view& line) {
+  if (rest_.empty()) return false;
+  size_t nl = rest_.find('\n');
+  if (nl == std::string_view::npos) {
+    line = rest_;
+    rest_ = {};
+  } else {
+    line = rest_.substr(0, nl);
+    rest_.remove_prefix(nl + 1);
+  }
+  ++line_no_;
+  return true;
+}
+
+void split_fields(std::string_view line, std::vector<std::string_view>& out) {
+  out.clear();
+  size_t i = 0, n = line.size();
+  while (i < n) {
+    while (i < n && (line[i] == ' ' || line[i] == '\t')) ++i;
+    if (i >= n) break;
+    size_t start = i;
+    while (i < n && line[i] != ' ' && line[i] != '\t') ++i;
+    out.push_back(line.substr(start, i - start));
+  }
+}
+
+std::vector<std::string_view> split_fields(std::string_view line) {
+  std::vector<std::string_view> out;
+  split_fields(line, out);
+  return out;
+}
+
+std::vector<std::string_view> split(std::string_view s, char sep) {
+  std::vector<std::string_view> out;
+  size_t start = 0;
+  for (;;) {
+    size_t p = s.find(sep, start);
+    if (p == std::string_view::npos) {
+      out.push_back(s.substr(start));
+      return out;
+    }
+    out.push_back(s.substr(start, p - start));
+    start = p + 1;
+  }
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r' ||
+                        s.back() == '\0'))
+    s.remove_suffix(1);
+  return s;
+}
+
+bool starts_with(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && s.compare(0, prefix.size(), prefix) == 0;
+}
+
+std::optional<uint64_t> parse_u64(std::string_view s) {
+  uint64_t v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<int64_t> parse_i64(std::string_view s) {
+  int64_t v = 0;
+  if (s.empty()) return std::nullopt;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::optional<double> parse_double(std::string_view s) {
+  double v = 0;
+  if (s.empty()) return std::nullopt;
+  if (s.front() == '+') s.remove_prefix(1);
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
+  return v;
+}
+
+std::string where(std::string_view file, int line, std::string_view message) {
+  std::string out(file);
+  out += ':';
+  out += std::to_string(line);
+  out += ": ";
+  out += message;
+  return out;
+}
+
+}  // namespace llmon::base

@@ -1,0 +1,42 @@
+// Small string helpers for the pure parsers: field splitting and number
+// parsing on string_view, without allocation. All functions are pure.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace llmon::base {
+
+// Iterates over lines of text (without the '\n'); the last line may lack one.
+class LineIterator {
+ public:
+  explicit LineIterator(std::string_view text) : rest_(text) {}
+  // Returns false at the end; line is set otherwise. line_no() is 1-based.
+  bool next(std::string_view& line);
+  int line_no() const { return line_no_; }
+
+ private:
+  std::string_view rest_;
+  int line_no_ = 0;
+};
+
+// Splits on runs of spaces/tabs; empty fields are skipped. Reuses out's storage.
+void split_fields(std::string_view line, std::vector<std::string_view>& out);
+std::vector<std::string_view> split_fields(std::string_view line);
+// Splits on a single character; empty fields are kept.
+std::vector<std::string_view> split(std::string_view s, char sep);
+
+std::string_view trim(std::string_view s);
+bool starts_with(std::string_view s, std::string_view prefix);
+
+std::optional<uint64_t> parse_u64(std::string_view s);
+std::optional<int64_t> parse_i64(std::string_view s);
+std::optional<double> parse_double(std::string_view s);
+
+// "file:line: message" for parser errors.
+std::string where(std::string_view file, int line, std::string_view message);
+
+}  // namespace llmon::base

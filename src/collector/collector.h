@@ -1,0 +1,46 @@
+// Collector: one data source (a /proc file, a sysfs class) turned into metric
+// families. A collector is created once, keeps whatever state it needs between
+// cycles (open descriptors, previous counter values) and is called by one
+// thread at a time. collect() must not block for long: anything that can hang
+// (statvfs on a network mount) is bounded inside the collector.
+// A non-ok Status marks the collector failed for this cycle
+// (node_scrape_collector_success 0); families already written are kept.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "base/status.h"
+#include "model/snapshot_builder.h"
+#include "procfs/fs.h"
+
+namespace llmon::collector {
+
+// Everything a collector factory may read: paths, clock, logger and the
+// collector's own options ("collector.<name>.<option>" flag values).
+struct CollectorContext {
+  procfs::Fs fs;
+  const base::Clock* clock = nullptr;
+  base::Logger* log = nullptr;
+  std::map<std::string, std::string> options;  // flag name -> value
+
+  std::string option(const std::string& key, const std::string& fallback = "") const {
+    auto it = options.find(key);
+    return it == options.end() ? fallback : it->second;
+  }
+};
+
+class Collector {
+ public:
+  virtual ~Collector() = default;
+  virtual Status collect(model::SnapshotBuilder& out) = 0;
+};
+
+using CollectorFactory = std::unique_ptr<Collector> (*)(const CollectorContext&);
+
+}  // namespace llmon::collector

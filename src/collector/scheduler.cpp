@@ -1,0 +1,102 @@
+#include "collector/scheduler.h"
+
+#include <chrono>
+#include <thread>
+
+namespace llmon::collector {
+
+Scheduler::Scheduler(std::vector<NamedCollector> collectors, const base::Clock& clock, base::Logger& log,
+                     int64_t interval_ms)
+    : collectors_(std::move(collectors)),
+      clock_(clock),
+      log_(log),
+      interval_ms_(interval_ms > 0 ? interval_ms : 1000),
+      last_error_(collectors_.size()) {}
+
+Scheduler::~Scheduler() { stop(); }
+
+int64_t Scheduler::next_tick(int64_t now_ms, int64_t interval_ms) {
+  return (now_ms / interval_ms + 1) * interval_ms;
+}
+
+model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
+  // Recycle the spare buffer unless a reader still holds it.
+  std::shared_ptr<model::Snapshot> target;
+  if (spare_ && spare_.use_count() == 1) {
+    target = std::move(spare_);
+  } else {
+    target = std::make_shared<model::Snapshot>();
+  }
+  spare_.reset();
+
+  model::SnapshotBuilder b(*target, timestamp_ms);
+  struct Result {
+    double seconds;
+    bool ok;
+  };
+  std::vector<Result> results;
+  results.reserve(collectors_.size());
+  for (size_t i = 0; i < collectors_.size(); ++i) {
+    double t0 = base::monotonic_seconds();
+    Status s = collectors_[i].collector->collect(b);
+    double dt = base::monotonic_seconds() - t0;
+    results.push_back({dt, s.is_ok()});
+    if (!s.is_ok()) {
+      if (last_error_[i] != s.message()) {
+        log_.error("collector failed", {{"name", collectors_[i].name}, {"err", s.message()}});
+        last_error_[i] = s.message();
+      }
+    } else if (!last_error_[i].empty()) {
+      log_.info("collector recovered", {{"name", collectors_[i].name}});
+      last_error_[i].clear();
+    }
+  }
+  auto dur = b.family("node_scrape_collector_duration_seconds", "node_exporter: Duration of a collector scrape.",
+                      model::MetricType::kGauge, {"collector"});
+  for (size_t i = 0; i < collectors_.size(); ++i) dur.add({collectors_[i].name}, results[i].seconds);
+  auto ok = b.family("node_scrape_collector_success", "node_exporter: Whether a collector succeeded.",
+                     model::MetricType::kGauge, {"collector"});
+  for (size_t i = 0; i < collectors_.size(); ++i) ok.add({collectors_[i].name}, results[i].ok ? 1 : 0);
+  b.finish();
+
+  model::SnapshotPtr published = target;
+  std::shared_ptr<model::Snapshot> previous;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    // The previously published snapshot becomes the next spare once readers let go.
+    previous = std::const_pointer_cast<model::Snapshot>(latest_);
+    latest_ = published;
+  }
+  spare_ = std::move(previous);
+  ++cycles_;
+  for (SampleSink* s : sinks_) s->append(published);
+  return published;
+}
+
+void Scheduler::run() {
+  for (;;) {
+    int64_t now = clock_.now_ms();
+    int64_t tick = next_tick(now, interval_ms_);
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      auto deadline = std::chrono::system_clock::time_point(std::chrono::milliseconds(tick));
+      if (cv_.wait_until(lock, deadline, [&] { return stop_; })) return;
+    }
+    // Sleeps can end a little early; never stamp a cycle before its tick.
+    while (clock_.now_ms() < tick) std::this_thread::sleep_for(std::chrono::microseconds(200));
+    run_cycle(tick);
+  }
+}
+
+void Scheduler::stop() {
+  std::lock_guard<std::mutex> lock(mu_);
+  stop_ = true;
+  cv_.notify_all();
+}
+
+model::SnapshotPtr Scheduler::latest() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return latest_;
+}
+
+}  // namespace llmon::collector

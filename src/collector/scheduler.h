@@ -1,0 +1,69 @@
+// Scheduler: runs the enabled collectors once per cycle, sequentially, with
+// one timestamp for the whole cycle aligned to the interval, and publishes the
+// result as an immutable snapshot to its sinks. It also writes the
+// node_scrape_collector_{duration_seconds,success} families.
+// run_cycle() is for one thread; latest() may be called from any thread.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "collector/collector.h"
+#include "model/metric.h"
+
+namespace llmon::collector {
+
+// Receives each published snapshot (the store plugs in here later).
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void append(const model::SnapshotPtr& snapshot) = 0;
+};
+
+struct NamedCollector {
+  std::string name;
+  std::unique_ptr<Collector> collector;
+};
+
+class Scheduler {
+ public:
+  Scheduler(std::vector<NamedCollector> collectors, const base::Clock& clock, base::Logger& log,
+            int64_t interval_ms);
+  ~Scheduler();
+
+  void add_sink(SampleSink* sink) { sinks_.push_back(sink); }
+
+  // Runs one cycle stamped timestamp_ms and publishes it.
+  model::SnapshotPtr run_cycle(int64_t timestamp_ms);
+  // Loops until stop(): waits for the next multiple of the interval, runs a cycle.
+  void run();
+  void stop();
+
+  model::SnapshotPtr latest() const;
+  // Next aligned tick strictly after now_ms.
+  static int64_t next_tick(int64_t now_ms, int64_t interval_ms);
+
+ private:
+  std::vector<NamedCollector> collectors_;
+  const base::Clock& clock_;
+  base::Logger& log_;
+  int64_t interval_ms_;
+  std::vector<SampleSink*> sinks_;
+  // Two recyclable buffers besides the published one (see SnapshotBuilder).
+  std::shared_ptr<model::Snapshot> spare_;
+  mutable std::mutex mu_;
+  std::condition_variable cv_;
+  bool stop_ = false;
+  model::SnapshotPtr latest_;
+  std::vector<std::string> last_error_;  // per collector, to log changes only
+  uint64_t cycles_ = 0;
+};
+
+}  // namespace llmon::collector

@@ -1,0 +1,39 @@
+// The one table of llmon's flags. Each entry ties a flag name to its
+// environment variable (LLMON_ + upper-cased name, '.'/'-' -> '_'), its config
+// file key (the same dotted name, nested YAML maps allowed), its default, its
+// help text and the subcommands that read it. docs/cli.md is generated from
+// this table (`llmon help --markdown`); a test fails when the doc is stale.
+// Collector switches (--collector.<name>) are added from the collector registry.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+
+namespace llmon::config {
+
+enum class FlagKind { kString, kBool, kDuration, kInt, kRegex };
+
+struct FlagSpec {
+  std::string name;  // without leading dashes, e.g. "web.listen-address"
+  FlagKind kind = FlagKind::kString;
+  std::string default_value;
+  std::string help;
+  std::vector<std::string> commands;  // subcommands reading it; empty = all
+};
+
+std::string env_name(std::string_view flag);  // "web.listen-address" -> "LLMON_WEB_LISTEN_ADDRESS"
+
+// The full table: static flags plus one --collector.<name> per built-in collector.
+const std::vector<FlagSpec>& flag_table();
+const FlagSpec* find_flag(std::string_view name);
+
+// Parses "1s", "500ms", "2m", "1h30m" (Prometheus duration syntax) into milliseconds.
+Expected<int64_t> parse_duration_ms(std::string_view s);
+Expected<bool> parse_bool(std::string_view s);
+
+}  // namespace llmon::config

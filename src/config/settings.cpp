@@ -1,0 +1,204 @@
+#include "config/settings.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <regex>
+
+#include "base/file_reader.h"
+
+namespace llmon::config {
+namespace {
+
+void flatten(const YAML::Node& node, const std::string& prefix, std::string_view file,
+             std::map<std::string, std::pair<std::string, int>>& out, Status& err) {
+  if (!err.is_ok()) return;
+  if (node.IsMap()) {
+    for (const auto& kv : node) {
+      std::string key = kv.first.as<std::string>();
+      flatten(kv.second, prefix.empty() ? key : prefix + "." + key, file, out, err);
+    }
+    return;
+  }
+  int line = node.Mark().line + 1;
+  if (node.IsScalar()) {
+    out[prefix] = {node.Scalar(), line};
+    return;
+  }
+  if (node.IsNull()) {
+    out[prefix] = {"", line};
+    return;
+  }
+  err = Status::error(std::string(file) + ":" + std::to_string(line) + ": \"" + prefix +
+                      "\" must be a single value, not a list");
+}
+
+Status check_value(const FlagSpec& f, const std::string& v, const std::string& where) {
+  Status s;
+  switch (f.kind) {
+    case FlagKind::kBool: {
+      auto b = parse_bool(v);
+      if (!b) s = b.status();
+      break;
+    }
+    case FlagKind::kDuration: {
+      auto d = parse_duration_ms(v);
+      if (!d) s = d.status();
+      break;
+    }
+    case FlagKind::kInt: {
+      try {
+        size_t pos = 0;
+        (void)std::stoll(v, &pos);
+        if (pos != v.size()) s = Status::error("invalid integer \"" + v + "\"");
+      } catch (...) {
+        s = Status::error("invalid integer \"" + v + "\"");
+      }
+      break;
+    }
+    case FlagKind::kRegex:
+      try {
+        std::regex re(v, std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        s = Status::error("invalid regexp \"" + v + "\": " + e.what());
+      }
+      break;
+    case FlagKind::kString: break;
+  }
+  return s.with_context(where + ": --" + f.name);
+}
+
+}  // namespace
+
+const std::string& Settings::get(const std::string& name) const {
+  static const std::string kEmpty;
+  auto it = values.find(name);
+  return it == values.end() ? kEmpty : it->second;
+}
+
+bool Settings::get_bool(const std::string& name) const {
+  auto b = parse_bool(get(name));
+  return b && *b;
+}
+
+int64_t Settings::get_duration_ms(const std::string& name) const {
+  auto d = parse_duration_ms(get(name));
+  return d ? *d : 0;
+}
+
+int64_t Settings::get_int(const std::string& name) const {
+  try {
+    return std::stoll(get(name));
+  } catch (...) {
+    return 0;
+  }
+}
+
+Expected<std::map<std::string, std::pair<std::string, int>>> parse_config_yaml(std::string_view text,
+                                                                                  std::string_view file) {
+  std::map<std::string, std::pair<std::string, int>> out;
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::Exception& e) {
+    return Status::error(std::string(file) + ":" + std::to_string(e.mark.line + 1) + ":" +
+                         std::to_string(e.mark.column + 1) + ": " + e.msg);
+  }
+  if (root.IsNull()) return out;
+  if (!root.IsMap()) return Status::error(std::string(file) + ":1: the config file must be a YAML map");
+  Status err;
+  try {
+    flatten(root, "", file, out, err);
+  } catch (const YAML::Exception& e) {
+    return Status::error(std::string(file) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  if (!err) return err;
+  return out;
+}
+
+Expected<Settings> load(const std::vector<std::string>& args, const std::vector<std::string>& env) {
+  Settings s;
+  for (const auto& f : flag_table()) {
+    s.values[f.name] = f.default_value;
+    s.origin[f.name] = "default";
+  }
+  // First pass over the command line: subcommand, flags, positionals.
+  std::map<std::string, std::string> cli;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.rfind("--", 0) != 0) {
+      if (s.command.empty())
+        s.command = a;
+      else
+        s.positional.push_back(a);
+      continue;
+    }
+    std::string body = a.substr(2), value;
+    bool has_value = false;
+    if (auto eq = body.find('='); eq != std::string::npos) {
+      value = body.substr(eq + 1);
+      body = body.substr(0, eq);
+      has_value = true;
+    }
+    const FlagSpec* f = find_flag(body);
+    if (!f && body.rfind("no-", 0) == 0) {
+      const FlagSpec* neg = find_flag(body.substr(3));
+      if (neg && neg->kind == FlagKind::kBool && !has_value) {
+        cli[neg->name] = "false";
+        continue;
+      }
+    }
+    if (!f) return Status::error("unknown flag --" + body + " (see llmon help)");
+    if (!has_value) {
+      if (f->kind == FlagKind::kBool) {
+        value = "true";
+      } else if (i + 1 < args.size()) {
+        value = args[++i];
+      } else {
+        return Status::error("flag --" + body + " needs a value");
+      }
+    }
+    cli[f->name] = value;
+  }
+  // Config file (its path may itself come from env or the command line).
+  std::string cfg_path;
+  for (const auto& e : env)
+    if (e.rfind(env_name("config.file") + "=", 0) == 0) cfg_path = e.substr(env_name("config.file").size() + 1);
+  if (auto it = cli.find("config.file"); it != cli.end()) cfg_path = it->second;
+  if (!cfg_path.empty()) {
+    auto text = base::read_file(cfg_path);
+    if (!text) return text.status().with_context("--config.file");
+    auto kv = parse_config_yaml(*text, cfg_path);
+    if (!kv) return kv.status();
+    for (const auto& [k, vl] : *kv) {
+      const FlagSpec* f = find_flag(k);
+      std::string where = cfg_path + ":" + std::to_string(vl.second);
+      if (!f) return Status::error(where + ": unknown setting \"" + k + "\"");
+      Status c = check_value(*f, vl.first, where);
+      if (!c) return c;
+      s.values[f->name] = vl.first;
+      s.origin[f->name] = where;
+    }
+  }
+  for (const auto& e : env) {
+    if (e.rfind("LLMON_", 0) != 0) continue;
+    auto eq = e.find('=');
+    if (eq == std::string::npos) continue;
+    std::string var = e.substr(0, eq);
+    for (const auto& f : flag_table()) {
+      if (env_name(f.name) != var) continue;
+      Status c = check_value(f, e.substr(eq + 1), "environment " + var);
+      if (!c) return c;
+      s.values[f.name] = e.substr(eq + 1);
+      s.origin[f.name] = "env " + var;
+    }
+  }
+  for (const auto& [k, v] : cli) {
+    Status c = check_value(*find_flag(k), v, "command line");
+    if (!c) return c;
+    s.values[k] = v;
+    s.origin[k] = "flag";
+  }
+  return s;
+}
+
+}  // namespace llmon::config
