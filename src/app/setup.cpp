@@ -1,5 +1,6 @@
 #include "app/setup.h"
 
+#include "app/commands.h"
 #include "collector/registry.h"
 
 namespace llmon::app {
@@ -19,6 +20,7 @@ std::vector<collector::NamedCollector> enabled_collectors(const config::Settings
   ctx.clock = &clock;
   ctx.log = &log;
   ctx.options = s.values;
+  ctx.options["llmon.version"] = kVersion;
   const bool disable_defaults = s.get_bool("collector.disable-defaults");
   std::vector<collector::NamedCollector> out;
   for (const auto& c : collector::builtin_collectors()) {

@@ -44,7 +44,7 @@ std::vector<FlagSpec> build_table() {
       {"collector.netclass.ignored-devices", K::kRegex, "^$", "Regexp of net devices netclass ignores.", collect},
       {"snapshot.interval", K::kDuration, "1s", "Time between the two cycles `llmon snapshot` compares.",
        {"snapshot"}},
-      {"snapshot.json", K::kBool, "false", "Print the snapshot as JSON (stable, see docs/snapshot.md).",
+      {"json", K::kBool, "false", "Print the snapshot as JSON (stable schema, see docs/snapshot.md).",
        {"snapshot"}},
   };
   for (const auto& c : collector::builtin_collectors()) {
