@@ -5,8 +5,8 @@
 set -euo pipefail
 
 BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
-  libyaml-cpp-dev nlohmann-json3-dev libcpp-httplib-dev zlib1g-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libssl-dev libbrotli-dev)
+  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
+  libgtest-dev libgmock-dev libbenchmark-dev)
 TEST_PKGS=(prometheus prometheus-node-exporter curl python3 hyperfine wrk)
 
 want=("${BUILD_PKGS[@]}")

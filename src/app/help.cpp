@@ -56,10 +56,14 @@ void write_help(std::FILE* out, bool markdown) {
                  "|---|---|---|---|---|---|\n",
                  usage);
     for (const auto& f : config::flag_table()) {
+      std::string def;
+      if (!f.default_value.empty()) {
+        def = "`";
+        def += md_escape(f.default_value);
+        def += "`";
+      }
       std::fprintf(out, "| `--%s` | `%s` | %s | %s | %s | %s |\n", f.name.c_str(), config::env_name(f.name).c_str(),
-                   kind_name(f.kind).c_str(),
-                   f.default_value.empty() ? "" : ("`" + md_escape(f.default_value) + "`").c_str(),
-                   commands_of(f).c_str(), md_escape(f.help).c_str());
+                   kind_name(f.kind).c_str(), def.c_str(), commands_of(f).c_str(), md_escape(f.help).c_str());
     }
     return;
   }

@@ -1,27 +1,24 @@
-// The agent's HTTP listener (cpp-httplib underneath): /metrics (text 0.0.4 or
+// The agent's HTTP endpoints over http::Listener: /metrics (text 0.0.4 or
 // OpenMetrics by Accept, gzip by Accept-Encoding), /-/healthy, /-/ready and a
 // landing page at /. Handlers only adapt: the page comes from MetricsPage.
-// start() binds and serves on its own threads; stop() is safe from any thread.
+// GET and HEAD only (405 otherwise); unknown paths 404.
+// start() binds and serves on background threads; stop() is safe from any thread.
 #pragma once
 
 #include <memory>
 #include <string>
-#include <thread>
 
 #include "base/log.h"
 #include "base/status.h"
+#include "http/listener.h"
 #include "http/metrics_page.h"
-
-namespace httplib {
-class Server;
-}
 
 namespace llmon::http {
 
 struct ServerOptions {
   std::string listen_address = "127.0.0.1:8747";  // host:port; [v6]:port; port 0 = pick one
   std::string telemetry_path = "/metrics";
-  int worker_threads = 8;
+  int worker_threads = 40;  // concurrent connections at most (--web.max-requests)
   size_t max_body_bytes = 1 << 20;
   std::string version;
 };
@@ -30,18 +27,16 @@ class Server {
  public:
   Server(ServerOptions opts, MetricsPage& page, base::Logger& log);
   ~Server();
-  Status start();  // binds, then serves in a background thread
+  Status start();
   void stop();
-  int port() const { return port_; }
+  int port() const { return listener_ ? listener_->port() : 0; }
 
  private:
-  void routes();
+  void handle(const Request& req, Response& res);
   ServerOptions opts_;
   MetricsPage& page_;
   base::Logger& log_;
-  std::unique_ptr<httplib::Server> srv_;
-  std::thread thread_;
-  int port_ = 0;
+  std::unique_ptr<Listener> listener_;
 };
 
 // Splits "host:port" / "[::1]:port" / ":port". Error names the bad address.

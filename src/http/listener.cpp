@@ -1,0 +1,224 @@
+#include "http/listener.h"
+
+#include <arpa/inet.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+namespace llmon::http {
+namespace {
+
+int64_t now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// Waits until fd is readable or the deadline passes. False on timeout/error.
+bool wait_readable(int fd, int64_t deadline_ms) {
+  for (;;) {
+    int64_t left = deadline_ms - now_ms();
+    if (left <= 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    int r = ::poll(&p, 1, static_cast<int>(left > 1000 ? 1000 : left));
+    if (r > 0) return true;
+    if (r < 0 && errno != EINTR) return false;
+  }
+}
+
+bool send_all(int fd, const std::string& head, const std::string* body) {
+  iovec iov[2];
+  size_t off_head = 0, off_body = 0;
+  size_t body_len = body ? body->size() : 0;
+  while (off_head < head.size() || off_body < body_len) {
+    int n = 0;
+    if (off_head < head.size()) {
+      iov[n].iov_base = const_cast<char*>(head.data() + off_head);
+      iov[n].iov_len = head.size() - off_head;
+      ++n;
+    }
+    if (off_body < body_len) {
+      iov[n].iov_base = const_cast<char*>(body->data() + off_body);
+      iov[n].iov_len = body_len - off_body;
+      ++n;
+    }
+    msghdr msg{};
+    msg.msg_iov = iov;
+    msg.msg_iovlen = static_cast<size_t>(n);
+    ssize_t w = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+    if (w < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    size_t sent = static_cast<size_t>(w);
+    size_t h = std::min(sent, head.size() - off_head);
+    off_head += h;
+    off_body += sent - h;
+  }
+  return true;
+}
+
+void send_error(int fd, int status, const std::string& why) {
+  Response res;
+  res.status = status;
+  res.body = std::to_string(status) + " " + std::string(reason_phrase(status)) + ": " + why + "\n";
+  send_all(fd, response_head(res, false), &res.body);
+}
+
+}  // namespace
+
+Listener::Listener(ListenerOptions opts, Handler handler) : opts_(std::move(opts)), handler_(std::move(handler)) {}
+
+Listener::~Listener() { stop(); }
+
+Status Listener::start() {
+  addrinfo hints{};
+  hints.ai_family = AF_UNSPEC;
+  hints.ai_socktype = SOCK_STREAM;
+  hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+  addrinfo* res = nullptr;
+  std::string port = std::to_string(opts_.port);
+  const char* host = opts_.host.empty() ? nullptr : opts_.host.c_str();
+  int rc = ::getaddrinfo(host, port.c_str(), &hints, &res);
+  if (rc != 0) return Status::error("cannot resolve listen address " + opts_.host + ": " + gai_strerror(rc));
+  std::string err = "no address";
+  for (addrinfo* ai = res; ai; ai = ai->ai_next) {
+    int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+    if (fd < 0) continue;
+    int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (::bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 && ::listen(fd, 128) == 0) {
+      listen_fd_ = fd;
+      break;
+    }
+    err = std::strerror(errno);
+    ::close(fd);
+  }
+  ::freeaddrinfo(res);
+  if (listen_fd_ < 0) return Status::error("cannot listen on " + opts_.host + ":" + port + ": " + err);
+  sockaddr_storage ss{};
+  socklen_t len = sizeof ss;
+  ::getsockname(listen_fd_, reinterpret_cast<sockaddr*>(&ss), &len);
+  port_ = ntohs(ss.ss_family == AF_INET6 ? reinterpret_cast<sockaddr_in6*>(&ss)->sin6_port
+                                         : reinterpret_cast<sockaddr_in*>(&ss)->sin_port);
+  accept_thread_ = std::thread([this] { accept_loop(); });
+  return Status::ok();
+}
+
+void Listener::reap_finished() {
+  for (auto it = conns_.begin(); it != conns_.end();) {
+    if (it->done.load()) {
+      it->thread.join();
+      ::close(it->fd);
+      it = conns_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Listener::accept_loop() {
+  while (!stopping_.load()) {
+    pollfd p{listen_fd_, POLLIN, 0};
+    int r = ::poll(&p, 1, 500);
+    if (stopping_.load()) break;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      reap_finished();
+    }
+    if (r <= 0) continue;
+    int fd = ::accept4(listen_fd_, nullptr, nullptr, SOCK_CLOEXEC);
+    if (fd < 0) continue;
+    int one = 1;
+    ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    std::lock_guard<std::mutex> lock(mu_);
+    if (static_cast<int>(conns_.size()) >= opts_.max_connections) {
+      send_error(fd, 503, "too many connections");
+      ::close(fd);
+      continue;
+    }
+    conns_.emplace_back();
+    Conn* c = &conns_.back();
+    c->fd = fd;
+    c->thread = std::thread([this, c] { serve(c); });
+  }
+}
+
+void Listener::serve(Conn* c) {
+  const int fd = c->fd;
+  std::string buf;
+  buf.reserve(4096);
+  Request req;
+  bool open = true;
+  while (open && !stopping_.load()) {
+    // Wait for the first byte of a request (idle), then for the rest of it.
+    int64_t deadline = now_ms() + (buf.empty() ? opts_.idle_timeout_ms : opts_.request_timeout_ms);
+    ParseResult pr = parse_request(buf, opts_.limits, req);
+    while (pr.state == ParseState::kNeedMore) {
+      if (stopping_.load() || !wait_readable(fd, deadline)) {
+        if (!buf.empty() && !stopping_.load()) send_error(fd, 408, "request not received in time");
+        open = false;
+        break;
+      }
+      char tmp[8192];
+      ssize_t n = ::recv(fd, tmp, sizeof tmp, 0);
+      if (n <= 0) {
+        if (n < 0 && errno == EINTR) continue;
+        open = false;
+        break;
+      }
+      if (buf.empty()) deadline = now_ms() + opts_.request_timeout_ms;
+      buf.append(tmp, static_cast<size_t>(n));
+      pr = parse_request(buf, opts_.limits, req);
+    }
+    if (!open) break;
+    if (pr.state == ParseState::kError) {
+      send_error(fd, pr.error_status, pr.error);
+      break;
+    }
+    buf.erase(0, pr.consumed);
+    Response res;
+    res.head_only = req.method == "HEAD";
+    try {
+      handler_(req, res);
+    } catch (const std::exception& e) {
+      res = Response{};
+      res.status = 500;
+      res.body = std::string("internal error: ") + e.what() + "\n";
+    }
+    bool keep = req.keep_alive() && !stopping_.load();
+    std::string head = response_head(res, keep);
+    if (!send_all(fd, head, req.method == "HEAD" ? nullptr : &res.payload())) break;
+    open = keep;
+  }
+  ::shutdown(fd, SHUT_RDWR);
+  c->done.store(true);  // the owner joins and closes fd (no fd-number reuse race)
+}
+
+void Listener::stop() {
+  if (stopping_.exchange(true)) return;
+  if (accept_thread_.joinable()) accept_thread_.join();
+  if (listen_fd_ >= 0) {
+    ::close(listen_fd_);
+    listen_fd_ = -1;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& c : conns_) {
+    if (!c.done.load()) ::shutdown(c.fd, SHUT_RDWR);
+  }
+  for (auto& c : conns_) {
+    if (c.thread.joinable()) c.thread.join();
+    ::close(c.fd);
+  }
+  conns_.clear();
+}
+
+}  // namespace llmon::http
