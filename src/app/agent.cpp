@@ -1,5 +1,7 @@
 // `llmon agent`: collect every interval, serve /metrics, stop cleanly on
-// SIGTERM/SIGINT (main() turns the signal into stop_requested).
+// SIGTERM/SIGINT (main() blocks them in every thread and sigwaits).
+#include <sys/resource.h>
+
 #include <chrono>
 #include <thread>
 
@@ -9,11 +11,27 @@
 
 namespace llmon::app {
 
-int run_agent(const config::Settings& s, std::atomic<bool>& stop_requested) {
+namespace {
+
+// Collectors keep sysfs/procfs files open (about 10 per CPU); like Go programs
+// since 1.19, raise the soft open-file limit to the hard limit.
+void raise_fd_limit(base::Logger& log) {
+  rlimit rl{};
+  if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur >= rl.rlim_max) return;
+  rlim_t old = rl.rlim_cur;
+  rl.rlim_cur = rl.rlim_max;
+  if (setrlimit(RLIMIT_NOFILE, &rl) != 0)
+    log.warn("cannot raise the open-file limit", {{"soft", std::to_string(old)}});
+}
+
+}  // namespace
+
+int run_agent(const config::Settings& s, const std::function<void()>& wait_for_stop) {
   auto level = base::parse_log_level(s.get("log.level"));
   base::Logger log(level ? *level : base::LogLevel::kInfo);
   if (!level) log.warn("unknown log level, using info", {{"log.level", s.get("log.level")}});
   base::SystemClock clock;
+  raise_fd_limit(log);
 
   auto collectors = enabled_collectors(s, clock, log);
   std::string names;
@@ -37,7 +55,7 @@ int run_agent(const config::Settings& s, std::atomic<bool>& stop_requested) {
   // First cycle right away so /metrics is ready at once; then aligned ticks.
   sched.run_cycle(clock.now_ms());
   std::thread collect_thread([&sched] { sched.run(); });
-  while (!stop_requested.load()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  wait_for_stop();
   log.info("shutting down");
   sched.stop();
   collect_thread.join();

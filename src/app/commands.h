@@ -2,14 +2,15 @@
 // streams; main() only dispatches.
 #pragma once
 
-#include <atomic>
 #include <cstdio>
+#include <functional>
 
 #include "config/settings.h"
 
 namespace llmon::app {
 
-int run_agent(const config::Settings& s, std::atomic<bool>& stop_requested);
+// Runs until wait_for_stop() returns (main: sigwait for SIGTERM/SIGINT).
+int run_agent(const config::Settings& s, const std::function<void()>& wait_for_stop);
 int run_snapshot(const config::Settings& s, std::FILE* out);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);

@@ -1,4 +1,6 @@
 // llmon entry point: parse settings, dispatch to a subcommand.
+#include <pthread.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstring>
@@ -8,11 +10,6 @@
 #include "app/commands.h"
 
 extern char** environ;
-
-namespace {
-std::atomic<bool> g_stop{false};  // the one process-wide flag a signal handler may touch
-void on_signal(int) { g_stop.store(true); }
-}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
@@ -36,12 +33,19 @@ int main(int argc, char** argv) {
   }
   const std::string& cmd = settings->command;
   if (cmd == "agent") {
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigaction(SIGTERM, &sa, nullptr);
-    sigaction(SIGINT, &sa, nullptr);
+    // Block the stop signals before any thread starts (threads inherit the
+    // mask), then the main thread sleeps in sigwait: no polling, no handler.
+    sigset_t stop_set;
+    sigemptyset(&stop_set);
+    sigaddset(&stop_set, SIGTERM);
+    sigaddset(&stop_set, SIGINT);
+    pthread_sigmask(SIG_BLOCK, &stop_set, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
-    return llmon::app::run_agent(*settings, g_stop);
+    return llmon::app::run_agent(*settings, [&stop_set] {
+      int sig = 0;
+      while (sigwait(&stop_set, &sig) != 0) {
+      }
+    });
   }
   if (cmd == "snapshot") return llmon::app::run_snapshot(*settings, stdout);
   std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());

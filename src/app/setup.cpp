@@ -21,6 +21,7 @@ std::vector<collector::NamedCollector> enabled_collectors(const config::Settings
   ctx.log = &log;
   ctx.options = s.values;
   ctx.options["llmon.version"] = kVersion;
+  ctx.shared_proc_stat = std::make_shared<collector::ProcStatSource>(ctx.fs.proc("stat"));
   const bool disable_defaults = s.get_bool("collector.disable-defaults");
   std::vector<collector::NamedCollector> out;
   for (const auto& c : collector::builtin_collectors()) {

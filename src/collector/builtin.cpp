@@ -8,6 +8,24 @@ namespace {
 
 constexpr CollectorInfo kCollectors[] = {
     {"loadavg", true, "Exposes load average.", make_loadavg},
+    {"cpu", true, "Exposes CPU statistics.", make_cpu},
+    {"cpufreq", true, "Exposes CPU frequency statistics.", make_cpufreq},
+    {"stat", true, "Exposes various statistics from /proc/stat. This includes boot time, forks and interrupts.",
+     make_stat},
+    {"meminfo", true, "Exposes memory statistics.", make_meminfo},
+    {"vmstat", true, "Exposes statistics from /proc/vmstat.", make_vmstat},
+    {"pressure", true, "Exposes pressure stall statistics from /proc/pressure/.", make_pressure},
+    {"netdev", true, "Exposes network interface statistics such as bytes transferred.", make_netdev},
+    {"netclass", true, "Exposes network interface info from /sys/class/net/.", make_netclass},
+    {"diskstats", true, "Exposes disk I/O statistics.", make_diskstats},
+    {"filesystem", true, "Exposes filesystem statistics, such as disk space used.", make_filesystem},
+    {"hwmon", true, "Expose hardware monitoring and sensor data from /sys/class/hwmon/.", make_hwmon},
+    {"thermal_zone", true, "Exposes thermal zone & cooling device statistics from /sys/class/thermal.",
+     make_thermal_zone},
+    {"uname", true, "Exposes system information as provided by the uname system call.", make_uname},
+    {"os", true, "Expose OS release info.", make_os},
+    {"time", true, "Exposes the current system time.", make_time},
+    {"self", true, "Exposes llmon's own process metrics (process_*) and llmon_build_info.", make_self},
 };
 
 }  // namespace

@@ -9,5 +9,21 @@
 namespace llmon::collector {
 
 std::unique_ptr<Collector> make_loadavg(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_cpu(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_cpufreq(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_stat(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_meminfo(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_vmstat(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_pressure(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_netdev(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_netclass(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_diskstats(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_filesystem(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_hwmon(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_thermal_zone(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_uname(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_os(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_time(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_self(const CollectorContext& ctx);
 
 }  // namespace llmon::collector

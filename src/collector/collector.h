@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "base/status.h"
+#include "collector/proc_stat_source.h"
 #include "model/snapshot_builder.h"
 #include "procfs/fs.h"
 
@@ -28,6 +29,13 @@ struct CollectorContext {
   const base::Clock* clock = nullptr;
   base::Logger* log = nullptr;
   std::map<std::string, std::string> options;  // flag name -> value
+  // Sources shared by several collectors of one scheduler; null means each
+  // collector reads on its own (see proc_stat(), which falls back).
+  std::shared_ptr<ProcStatSource> shared_proc_stat;
+
+  std::shared_ptr<ProcStatSource> proc_stat() const {
+    return shared_proc_stat ? shared_proc_stat : std::make_shared<ProcStatSource>(fs.proc("stat"));
+  }
 
   std::string option(const std::string& key, const std::string& fallback = "") const {
     auto it = options.find(key);

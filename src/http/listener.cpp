@@ -5,6 +5,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -22,14 +23,15 @@ int64_t now_ms() {
       .count();
 }
 
-// Waits until fd is readable or the deadline passes. False on timeout/error.
-bool wait_readable(int fd, int64_t deadline_ms) {
+// Waits until fd is readable, the deadline passes or wake_fd fires (stop).
+// True only when fd is readable (or hung up: recv then says so).
+bool wait_readable(int fd, int wake_fd, int64_t deadline_ms) {
   for (;;) {
     int64_t left = deadline_ms - now_ms();
     if (left <= 0) return false;
-    pollfd p{fd, POLLIN, 0};
-    int r = ::poll(&p, 1, static_cast<int>(left > 1000 ? 1000 : left));
-    if (r > 0) return true;
+    pollfd p[2] = {{fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
+    int r = ::poll(p, 2, static_cast<int>(left));
+    if (r > 0) return p[1].revents == 0;
     if (r < 0 && errno != EINTR) return false;
   }
 }
@@ -77,9 +79,14 @@ void send_error(int fd, int status, const std::string& why) {
 
 Listener::Listener(ListenerOptions opts, Handler handler) : opts_(std::move(opts)), handler_(std::move(handler)) {}
 
-Listener::~Listener() { stop(); }
+Listener::~Listener() {
+  stop();
+  if (wake_fd_ >= 0) ::close(wake_fd_);
+}
 
 Status Listener::start() {
+  wake_fd_ = ::eventfd(0, EFD_CLOEXEC);
+  if (wake_fd_ < 0) return Status::error(std::string("eventfd: ") + std::strerror(errno));
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -127,8 +134,8 @@ void Listener::reap_finished() {
 
 void Listener::accept_loop() {
   while (!stopping_.load()) {
-    pollfd p{listen_fd_, POLLIN, 0};
-    int r = ::poll(&p, 1, 500);
+    pollfd p[2] = {{listen_fd_, POLLIN, 0}, {wake_fd_, POLLIN, 0}};
+    int r = ::poll(p, 2, -1);
     if (stopping_.load()) break;
     {
       std::lock_guard<std::mutex> lock(mu_);
@@ -163,7 +170,7 @@ void Listener::serve(Conn* c) {
     int64_t deadline = now_ms() + (buf.empty() ? opts_.idle_timeout_ms : opts_.request_timeout_ms);
     ParseResult pr = parse_request(buf, opts_.limits, req);
     while (pr.state == ParseState::kNeedMore) {
-      if (stopping_.load() || !wait_readable(fd, deadline)) {
+      if (stopping_.load() || !wait_readable(fd, wake_fd_, deadline)) {
         if (!buf.empty() && !stopping_.load()) send_error(fd, 408, "request not received in time");
         open = false;
         break;
@@ -205,6 +212,12 @@ void Listener::serve(Conn* c) {
 
 void Listener::stop() {
   if (stopping_.exchange(true)) return;
+  if (wake_fd_ >= 0) {
+    // Never read back: every poll on it stays woken from now on.
+    uint64_t one = 1;
+    ssize_t w = ::write(wake_fd_, &one, sizeof one);
+    (void)w;
+  }
   if (accept_thread_.joinable()) accept_thread_.join();
   if (listen_fd_ >= 0) {
     ::close(listen_fd_);

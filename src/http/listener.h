@@ -52,6 +52,7 @@ class Listener {
   ListenerOptions opts_;
   Handler handler_;
   int listen_fd_ = -1;
+  int wake_fd_ = -1;  // eventfd written once by stop() to wake every poll
   int port_ = 0;
   std::thread accept_thread_;
   std::atomic<bool> stopping_{false};

@@ -7,18 +7,29 @@
 
 namespace llmon::http {
 
-std::string gzip_compress(const std::string& data, int level) {
-  z_stream zs{};
-  if (deflateInit2(&zs, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+std::string gzip_compress(const std::string& data, int level, std::shared_ptr<void>* state) {
+  std::shared_ptr<void> local;
+  std::shared_ptr<void>& holder = state ? *state : local;
+  auto* zs = static_cast<z_stream*>(holder.get());
+  if (zs) {
+    deflateReset(zs);
+  } else {
+    auto fresh = std::shared_ptr<z_stream>(new z_stream{}, [](z_stream* z) {
+      deflateEnd(z);
+      delete z;
+    });
+    if (deflateInit2(fresh.get(), level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) return {};
+    zs = fresh.get();
+    holder = std::move(fresh);
+  }
   std::string out;
-  out.resize(deflateBound(&zs, data.size()) + 32);
-  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
-  zs.avail_in = static_cast<uInt>(data.size());
-  zs.next_out = reinterpret_cast<Bytef*>(out.data());
-  zs.avail_out = static_cast<uInt>(out.size());
-  int rc = deflate(&zs, Z_FINISH);
-  out.resize(zs.total_out);
-  deflateEnd(&zs);
+  out.resize(deflateBound(zs, data.size()) + 32);
+  zs->next_in = reinterpret_cast<Bytef*>(const_cast<char*>(data.data()));
+  zs->avail_in = static_cast<uInt>(data.size());
+  zs->next_out = reinterpret_cast<Bytef*>(out.data());
+  zs->avail_out = static_cast<uInt>(out.size());
+  int rc = deflate(zs, Z_FINISH);
+  out.resize(zs->total_out);
   if (rc != Z_STREAM_END) return {};
   return out;
 }
@@ -57,7 +68,7 @@ std::shared_ptr<const std::string> MetricsPage::body(exposition::Format format, 
     slot.plain = std::move(page);
   }
   if (!gzip) return slot.plain;
-  if (!slot.gzipped) slot.gzipped = std::make_shared<const std::string>(gzip_compress(*slot.plain));
+  if (!slot.gzipped) slot.gzipped = std::make_shared<const std::string>(gzip_compress(*slot.plain, 1, &zstream_));
   return slot.gzipped;
 }
 

@@ -93,6 +93,7 @@ ParseResult parse_request(std::string_view buf, const ParseLimits& limits, Reque
   while (lines.next(line)) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) continue;
+    if (line.size() > limits.max_header_line_bytes) return fail(431, "request header line too large");
     if (line[0] == ' ' || line[0] == '\t') return fail(400, "obsolete header line folding");
     size_t colon = line.find(':');
     if (colon == std::string_view::npos || colon == 0) return fail(400, "malformed header line");

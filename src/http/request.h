@@ -43,6 +43,7 @@ struct Response {
 struct ParseLimits {
   size_t max_target_bytes = 8192;
   size_t max_header_bytes = 16384;  // request line + all header lines
+  size_t max_header_line_bytes = 8192;  // one header line
   size_t max_body_bytes = 1 << 20;
 };
 

@@ -60,6 +60,7 @@ TEST(ParseRequest, ErrorsCarryTheStatus) {
       {"GET /" + std::string(9000, 'a') + " HTTP/1.1\r\n\r\n", 414},
       {"GET /" + std::string(9000, 'a'), 414},
       {"GET / HTTP/1.1\r\nX: " + std::string(20000, 'b') + "\r\n", 431},
+      {"GET / HTTP/1.1\r\nX: " + std::string(9000, 'b') + "\r\n\r\n", 431},
       {std::string("GET /\x01 HTTP/1.1\r\n\r\n", 20), 400},
   };
   for (const auto& c : cases) {

@@ -1,0 +1,161 @@
+#include "procfs/net_class.h"
+
+#include <array>
+
+namespace llmon::procfs {
+namespace {
+
+using IntField = std::optional<int64_t> NetClassIface::*;
+using TextField = std::string NetClassIface::*;
+
+struct Attr {
+  std::string_view file;
+  IntField int_field;
+  TextField text_field;
+};
+
+constexpr Attr kAttrs[] = {
+    {"addr_assign_type", &NetClassIface::addr_assign_type, nullptr},
+    {"address", nullptr, &NetClassIface::address},
+    {"broadcast", nullptr, &NetClassIface::broadcast},
+    {"carrier", &NetClassIface::carrier, nullptr},
+    {"carrier_changes", &NetClassIface::carrier_changes, nullptr},
+    {"carrier_down_count", &NetClassIface::carrier_down_count, nullptr},
+    {"carrier_up_count", &NetClassIface::carrier_up_count, nullptr},
+    {"dev_id", &NetClassIface::dev_id, nullptr},
+    {"dormant", &NetClassIface::dormant, nullptr},
+    {"duplex", nullptr, &NetClassIface::duplex},
+    {"flags", &NetClassIface::flags, nullptr},
+    {"ifalias", nullptr, &NetClassIface::ifalias},
+    {"ifindex", &NetClassIface::ifindex, nullptr},
+    {"iflink", &NetClassIface::iflink, nullptr},
+    {"link_mode", &NetClassIface::link_mode, nullptr},
+    {"mtu", &NetClassIface::mtu, nullptr},
+    {"name_assign_type", &NetClassIface::name_assign_type, nullptr},
+    {"netdev_group", &NetClassIface::netdev_group, nullptr},
+    {"operstate", nullptr, &NetClassIface::operstate},
+    {"speed", &NetClassIface::speed, nullptr},
+    {"tx_queue_len", &NetClassIface::tx_queue_len, nullptr},
+    {"type", &NetClassIface::type, nullptr},
+};
+
+constexpr auto kFileNames = [] {
+  std::array<std::string_view, std::size(kAttrs)> a{};
+  for (size_t i = 0; i < a.size(); ++i) a[i] = kAttrs[i].file;
+  return a;
+}();
+
+char lower(char c) { return static_cast<char>(c | 0x20); }
+
+// Go's underscoreOK: '_' only between digits or between a base prefix and a digit.
+bool underscore_ok(std::string_view s) {
+  char saw = '^';
+  size_t i = 0;
+  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
+  bool hex = false;
+  if (s.size() >= 2 && s[0] == '0' && (lower(s[1]) == 'b' || lower(s[1]) == 'o' || lower(s[1]) == 'x')) {
+    i = 2;
+    saw = '0';
+    hex = lower(s[1]) == 'x';
+  }
+  for (; i < s.size(); ++i) {
+    char c = s[i];
+    if ((c >= '0' && c <= '9') || (hex && lower(c) >= 'a' && lower(c) <= 'f')) {
+      saw = '0';
+      continue;
+    }
+    if (c == '_') {
+      if (saw != '0') return false;
+      saw = '_';
+      continue;
+    }
+    if (saw == '_') return false;
+    saw = '!';
+  }
+  return saw != '_';
+}
+
+}  // namespace
+
+void reset(NetClassIface& iface) {
+  iface.name.clear();
+  for (const auto& a : kAttrs) {
+    if (a.int_field) (iface.*a.int_field).reset();
+    if (a.text_field) (iface.*a.text_field).clear();
+  }
+}
+
+std::span<const std::string_view> net_class_attribute_files() { return kFileNames; }
+
+bool set_attribute(NetClassIface& iface, std::string_view file, std::string_view content) {
+  for (const auto& a : kAttrs) {
+    if (a.file != file) continue;
+    std::string_view v = trim_go_space(content);
+    if (a.text_field) {
+      (iface.*a.text_field).assign(v.data(), v.size());
+    } else {
+      // procfs' ValueParser.PInt64 hands out a pointer to 0 when parsing fails.
+      iface.*a.int_field = parse_go_int(v).value_or(0);
+    }
+    return true;
+  }
+  return false;
+}
+
+std::optional<int64_t> parse_go_int(std::string_view s0) {
+  if (s0.empty()) return std::nullopt;
+  std::string_view s = s0;
+  bool neg = false;
+  if (s[0] == '+' || s[0] == '-') {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+    if (s.empty()) return std::nullopt;
+  }
+  unsigned base = 10;
+  if (s[0] == '0') {
+    if (s.size() >= 3 && lower(s[1]) == 'b') {
+      base = 2;
+      s.remove_prefix(2);
+    } else if (s.size() >= 3 && lower(s[1]) == 'o') {
+      base = 8;
+      s.remove_prefix(2);
+    } else if (s.size() >= 3 && lower(s[1]) == 'x') {
+      base = 16;
+      s.remove_prefix(2);
+    } else {
+      base = 8;
+      s.remove_prefix(1);
+    }
+  }
+  const uint64_t max = neg ? (uint64_t{1} << 63) : (uint64_t{1} << 63) - 1;
+  uint64_t n = 0;
+  bool underscores = false;
+  for (char c : s) {
+    unsigned d;
+    if (c == '_') {
+      underscores = true;
+      continue;
+    }
+    if (c >= '0' && c <= '9')
+      d = static_cast<unsigned>(c - '0');
+    else if (lower(c) >= 'a' && lower(c) <= 'z')
+      d = static_cast<unsigned>(lower(c) - 'a' + 10);
+    else
+      return std::nullopt;
+    if (d >= base) return std::nullopt;
+    if (n > (max - d) / base) return std::nullopt;  // out of range
+    n = n * base + d;
+  }
+  if (underscores && !underscore_ok(s0)) return std::nullopt;
+  if (neg) return n == (uint64_t{1} << 63) ? INT64_MIN : -static_cast<int64_t>(n);
+  return static_cast<int64_t>(n);
+}
+
+std::string_view trim_go_space(std::string_view s) {
+  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+  while (!s.empty() && space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace llmon::procfs

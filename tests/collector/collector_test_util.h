@@ -1,0 +1,46 @@
+// Helpers for collector tests: a CollectorContext on the fixture tree with
+// every flag at its default, and one collection into a Snapshot.
+#pragma once
+
+#include <limits>
+#include <string>
+
+#include "collector/collector.h"
+#include "config/flags.h"
+#include "model/snapshot_builder.h"
+#include "support/test_paths.h"
+
+namespace llmon::testing {
+
+inline collector::CollectorContext fixture_context() {
+  collector::CollectorContext ctx;
+  ctx.fs.proc_root = fixture("proc");
+  ctx.fs.sys_root = fixture("sys");
+  ctx.fs.root = fixture("rootfs");
+  for (const auto& f : config::flag_table()) ctx.options[f.name] = f.default_value;
+  ctx.options["path.udev.data"] = fixture("udev/data");
+  return ctx;
+}
+
+inline Status collect_once(collector::Collector& c, model::Snapshot& snap, int64_t ts_ms = 1000) {
+  model::SnapshotBuilder b(snap, ts_ms);
+  Status s = c.collect(b);
+  b.finish();
+  return s;
+}
+
+// Value of one series, or NaN when it is absent.
+inline double value_of(const model::Snapshot& snap, std::string_view name,
+                       std::initializer_list<std::pair<std::string_view, std::string_view>> labels) {
+  const model::Series* s = snap.find_series(name, labels);
+  return s ? s->value : std::numeric_limits<double>::quiet_NaN();
+}
+
+inline size_t series_count(const model::Snapshot& snap, std::string_view name) {
+  size_t n = 0;
+  for (const auto& f : snap.families)
+    if (f.name == name) n += f.series.size();
+  return n;
+}
+
+}  // namespace llmon::testing

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# Differential test: real node_exporter 1.5 and `llmon agent` read the same
+# fixture tree (tests/fixtures/{proc,sys,rootfs}); expo_diff.py compares the
+# two /metrics pages series by series (see its docstring for the rules).
+# Known, explained differences: node_exporter_known_diffs.txt.
+# Usage: node_exporter_diff_test.sh <path-to-llmon-binary>
+# shellcheck source=tests/integration/lib.sh disable=SC2154  # NAME_URL/PORT/PID come from start_server
+source "$(dirname "$0")/lib.sh"
+itest_init "$@"
+
+NE="${NODE_EXPORTER:-prometheus-node-exporter}"
+require_cmd "$NE" || skip "node_exporter ($NE) not installed (apt-get install prometheus-node-exporter)"
+require_cmd python3 || skip "python3 not installed"
+
+FIX="${LLMON_FIXTURE_DIR:-$REPO/tests/fixtures}"
+for d in proc sys rootfs; do
+  [[ -d "$FIX/$d" ]] || skip "fixture tree $FIX/$d does not exist yet"
+done
+
+# udev's device database (diskstats' node_disk_info labels): the fixture copy.
+UDEV="$FIX/udev/data"
+[[ -d "$UDEV" ]] || UDEV="$FIX/rootfs/run/udev/data"
+
+# Debian's build changes two of upstream 1.5's defaults (it also excludes
+# /run, /mnt, /media mounts and the lo device); llmon follows upstream, so
+# give node_exporter upstream's values.
+NE_UPSTREAM_DEFAULTS=(
+  '--collector.filesystem.mount-points-exclude=^/(dev|proc|run/credentials/.+|sys|var/lib/docker/.+|var/lib/containers/storage/.+)($|/)'
+  '--collector.netdev.device-exclude='
+)
+
+# node_exporter collectors that read the live system instead of the fixture
+# tree, and that llmon does not implement: textfile (Debian's default
+# directory /var/lib/prometheus/node-exporter), timex (adjtimex(2)), selinux
+# (the live /sys/fs/selinux via libselinux), systemd (enabled by default in
+# Debian's build; asks the live systemd over D-Bus).
+start_server ne /metrics "$NE" \
+  --web.listen-address=127.0.0.1:@PORT@ \
+  --path.procfs="$FIX/proc" --path.sysfs="$FIX/sys" --path.rootfs="$FIX/rootfs" \
+  --path.udev.data="$UDEV" \
+  --no-collector.netdev.netlink \
+  "${NE_UPSTREAM_DEFAULTS[@]}" \
+  --no-collector.textfile --no-collector.timex --no-collector.selinux --no-collector.systemd \
+  --log.level=warn
+
+start_llmon --path.procfs="$FIX/proc" --path.sysfs="$FIX/sys" --path.rootfs="$FIX/rootfs" \
+    --path.udev.data="$UDEV" --log.level=warn
+
+# Both pages are fetched back to back by the comparer; the per-collector
+# pages (?collect[]=NAME) tell it which node_exporter families belong to the
+# collectors llmon claims.
+python3 "$REPO/tests/integration/expo_diff.py" \
+  --node-exporter "$ne_URL/metrics" \
+  --llmon "$llmon_URL/metrics" \
+  --attribute-url "$ne_URL/metrics" \
+  --known-diffs "$REPO/tests/integration/node_exporter_known_diffs.txt"
+rc=$?
+case $rc in
+  0) log "llmon matches node_exporter on the fixture tree" ;;
+  1) fail "llmon's page differs from node_exporter's (see FAILURES above)" ;;
+  *) fail "expo_diff.py could not compare the pages (exit $rc)" ;;
+esac
