@@ -2,7 +2,9 @@
 // the udev-derived node_disk_{filesystem_info,device_mapper_info,ata_*}
 // (node_exporter 1.5 diskstats_linux.go). udev data comes from --path.udev.data
 // (default /run/udev/data, as in node_exporter); a missing entry leaves the
-// info labels empty and is not an error.
+// info labels empty and is not an error. Entries, present or absent, are
+// cached per major:minor and looked up again every 60 s (a device with a new
+// major:minor is looked up at once), so a cycle does no udev I/O.
 #include <algorithm>
 #include <charconv>
 #include <unordered_map>
@@ -87,9 +89,12 @@ constexpr AtaMetric kAta[] = {
 // udev entry of one device, re-parsed only when the file's text changes.
 struct UdevEntry {
   std::string path;
-  std::string raw;
+  std::string raw;  // "" when absent
   procfs::UdevProperties props;
+  int64_t checked_ms = 0;
 };
+
+constexpr int64_t kUdevRecheckMs = 60'000;
 
 // A device kept this cycle.
 struct Disk {
@@ -108,7 +113,9 @@ void format_u32(uint32_t v, char (&buf)[11]) {
 class DiskstatsCollector final : public Collector {
  public:
   explicit DiskstatsCollector(const CollectorContext& ctx)
-      : file_(ctx.fs.proc("diskstats")), udev_dir_(ctx.option("path.udev.data", "/run/udev/data")) {
+      : file_(ctx.fs.proc("diskstats")),
+        udev_dir_(ctx.option("path.udev.data", "/run/udev/data")),
+        clock_(ctx.clock ? ctx.clock : &system_clock_) {
     std::string exclude = ctx.option("collector.diskstats.device-exclude");
     std::string include = ctx.option("collector.diskstats.device-include");
     if (!include.empty() && exclude == kDefaultExclude) exclude.clear();
@@ -124,6 +131,7 @@ class DiskstatsCollector final : public Collector {
 
     disks_.clear();
     if (udev_.size() > kMaxUdevEntries) udev_.clear();  // devices come and go; keep the cache bounded
+    now_ms_ = clock_->now_ms();
     for (const auto& l : lines_) {
       if (filter_.ignored(l.name)) continue;
       Disk d{&l, &udev_for(l.major, l.minor), {}, {}};
@@ -182,11 +190,14 @@ class DiskstatsCollector final : public Collector {
  private:
   // The udev properties of block device major:minor; empty when there is no
   // readable entry (no udev in containers, device without a database entry).
+  // Read when first seen, then again once kUdevRecheckMs passed.
   const procfs::UdevProperties& udev_for(uint32_t major, uint32_t minor) {
     uint64_t key = (uint64_t{major} << 32) | minor;
     auto [it, inserted] = udev_.try_emplace(key);
     UdevEntry& e = it->second;
+    if (!inserted && now_ms_ - e.checked_ms < kUdevRecheckMs && now_ms_ >= e.checked_ms) return e.props;
     if (inserted) e.path = udev_dir_ + "/b" + std::to_string(major) + ":" + std::to_string(minor);
+    e.checked_ms = now_ms_;
     if (!base::read_file(e.path, scratch_)) scratch_.clear();
     if (scratch_ != e.raw || inserted) {
       e.raw.swap(scratch_);
@@ -199,6 +210,9 @@ class DiskstatsCollector final : public Collector {
 
   base::CachedFile file_;
   std::string udev_dir_;
+  base::SystemClock system_clock_;
+  const base::Clock* clock_;
+  int64_t now_ms_ = 0;
   DeviceFilter filter_;
   std::vector<procfs::DiskStatsLine> lines_;
   std::vector<Disk> disks_;

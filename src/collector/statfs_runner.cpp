@@ -1,6 +1,8 @@
 #include "collector/statfs_runner.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <iterator>
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -11,6 +13,20 @@
 namespace llmon::collector {
 
 using Clock = std::chrono::steady_clock;
+
+bool statvfs_cannot_hang(std::string_view fs_type) {
+  // Keep sorted; checked with binary search.
+  static constexpr std::string_view kLocal[] = {
+      "bcachefs", "binfmt_misc", "bpf",      "btrfs",   "cgroup", "cgroup2", "configfs", "debugfs",
+      "devpts",   "devtmpfs",    "efivarfs", "erofs",   "exfat",  "ext2",    "ext3",     "ext4",
+      "f2fs",     "fusectl",     "hfs",      "hfsplus", "hugetlbfs", "iso9660", "jfs",   "minix",
+      "mqueue",   "msdos",       "nilfs2",   "nsfs",    "ntfs",   "ntfs3",   "proc",     "pstore",
+      "ramfs",    "reiserfs",    "rootfs",   "securityfs", "squashfs", "sysfs", "tmpfs", "tracefs",
+      "udf",      "vfat",        "xfs",      "zfs",
+  };
+  static_assert(std::is_sorted(std::begin(kLocal), std::end(kLocal)));
+  return std::binary_search(std::begin(kLocal), std::end(kLocal), fs_type);
+}
 
 struct StatfsRunner::Shared {
   mutable std::mutex mu;

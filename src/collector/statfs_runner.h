@@ -8,6 +8,8 @@
 // Workers are detached and share their state with the runner through a
 // shared_ptr: a worker abandoned in a hung call may outlive the runner and
 // touches nothing the runner owns. run() is for one thread at a time.
+// statvfs_cannot_hang() is the one list of filesystem types whose statvfs the
+// filesystem collector calls inline instead, without a worker.
 #pragma once
 
 #include <sys/statvfs.h>
@@ -16,9 +18,18 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace llmon::collector {
+
+// True for local filesystem types (block-device, memory and kernel pseudo
+// filesystems) whose statfs answers from in-memory state and so cannot hang
+// on a network peer. False for network and FUSE filesystems (nfs, nfs4, cifs,
+// smb3, fuse.*, ceph, glusterfs, 9p, lustre, ...), autofs (statvfs would
+// trigger the automount), overlay (its upper/lower layers may be remote) and
+// every type not listed.
+bool statvfs_cannot_hang(std::string_view fs_type);
 
 class StatfsRunner {
  public:

@@ -39,6 +39,8 @@ constexpr Attr kAttrs[] = {
     {"type", &NetClassIface::type, nullptr},
 };
 
+static_assert(std::size(kAttrs) == kNetClassAttributeCount);
+
 constexpr auto kFileNames = [] {
   std::array<std::string_view, std::size(kAttrs)> a{};
   for (size_t i = 0; i < a.size(); ++i) a[i] = kAttrs[i].file;
@@ -87,19 +89,27 @@ void reset(NetClassIface& iface) {
 
 std::span<const std::string_view> net_class_attribute_files() { return kFileNames; }
 
-bool set_attribute(NetClassIface& iface, std::string_view file, std::string_view content) {
-  for (const auto& a : kAttrs) {
-    if (a.file != file) continue;
-    std::string_view v = trim_go_space(content);
-    if (a.text_field) {
-      (iface.*a.text_field).assign(v.data(), v.size());
-    } else {
-      // procfs' ValueParser.PInt64 hands out a pointer to 0 when parsing fails.
-      iface.*a.int_field = parse_go_int(v).value_or(0);
-    }
-    return true;
+size_t net_class_attribute_index(std::string_view file) {
+  for (size_t i = 0; i < std::size(kAttrs); ++i)
+    if (kAttrs[i].file == file) return i;
+  return kNetClassAttributeCount;
+}
+
+bool set_attribute_at(NetClassIface& iface, size_t index, std::string_view content) {
+  if (index >= std::size(kAttrs)) return false;
+  const Attr& a = kAttrs[index];
+  std::string_view v = trim_go_space(content);
+  if (a.text_field) {
+    (iface.*a.text_field).assign(v.data(), v.size());
+  } else {
+    // procfs' ValueParser.PInt64 hands out a pointer to 0 when parsing fails.
+    iface.*a.int_field = parse_go_int(v).value_or(0);
   }
-  return false;
+  return true;
+}
+
+bool set_attribute(NetClassIface& iface, std::string_view file, std::string_view content) {
+  return set_attribute_at(iface, net_class_attribute_index(file), content);
 }
 
 std::optional<int64_t> parse_go_int(std::string_view s0) {
@@ -131,7 +141,7 @@ std::optional<int64_t> parse_go_int(std::string_view s0) {
   uint64_t n = 0;
   bool underscores = false;
   for (char c : s) {
-    unsigned d;
+    unsigned d = 0;
     if (c == '_') {
       underscores = true;
       continue;

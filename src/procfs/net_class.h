@@ -4,6 +4,7 @@
 // reads as 0. Pure: the caller reads the files and hands over their text.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -24,12 +25,18 @@ struct NetClassIface {
 // Clears every attribute, keeping string capacity (for reuse across cycles).
 void reset(NetClassIface& iface);
 
-// The attribute file names set_attribute() understands.
+// The attribute file names set_attribute() understands;
+// there are kNetClassAttributeCount of them.
+inline constexpr size_t kNetClassAttributeCount = 22;
 std::span<const std::string_view> net_class_attribute_files();
+// Index of `file` in net_class_attribute_files(), or kNetClassAttributeCount.
+size_t net_class_attribute_index(std::string_view file);
 
 // Stores the content of attribute `file` (surrounding whitespace is trimmed).
 // Returns false when `file` is not an attribute we keep.
 bool set_attribute(NetClassIface& iface, std::string_view file, std::string_view content);
+// The same by index into net_class_attribute_files(); false when out of range.
+bool set_attribute_at(NetClassIface& iface, size_t index, std::string_view content);
 
 // Go's strconv.ParseInt(s, 0, 64): optional sign, 0x/0o/0b prefix or a leading
 // 0 for octal, '_' between digits. nullopt on syntax or range errors.

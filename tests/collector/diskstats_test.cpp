@@ -7,6 +7,7 @@
 
 #include "collector/builtin.h"
 #include "collector_test_util.h"
+#include "temp_fixture.h"
 
 namespace llmon::collector {
 namespace {
@@ -118,6 +119,55 @@ TEST(DiskstatsCollector, BrokenFileFails) {
   EXPECT_FALSE(s);
   EXPECT_NE(s.message().find("diskstats:2"), std::string::npos) << s.message();
   std::filesystem::remove_all(dir);
+}
+
+TEST(DiskstatsCollector, UdevEntriesAreCachedAndRecheckedEvery60s) {
+  testing::TempFixture tf({"proc/diskstats", "udev/data"});
+  auto ctx = tf.context();
+  ctx.options["path.udev.data"] = tf.path("udev/data");
+  base::ManualClock clock(1'000'000);
+  ctx.clock = &clock;
+  auto c = make_diskstats(ctx);
+  model::Snapshot snap;
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sdb"}, {"model", ""}}), 1);  // no entry for 8:16
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sda"}, {"model", "WDC_WD40EFRX-68N32N0"}}), 1);
+
+  // An entry appears for sdb and sda's changes: the cached answers hold for 60 s.
+  tf.write("udev/data/b8:16", "E:ID_MODEL=NEWDISK\nE:ID_FS_TYPE=xfs\n");
+  tf.write("udev/data/b8:0", "E:ID_MODEL=CHANGED\n");
+  clock.advance_ms(59'000);
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sdb"}, {"model", ""}}), 1);
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sda"}, {"model", "WDC_WD40EFRX-68N32N0"}}), 1);
+  EXPECT_TRUE(std::isnan(value_of(snap, "node_disk_filesystem_info", {{"device", "sdb"}})));
+  clock.advance_ms(1'000);
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sdb"}, {"model", "NEWDISK"}}), 1);
+  EXPECT_EQ(value_of(snap, "node_disk_filesystem_info", {{"device", "sdb"}, {"type", "xfs"}}), 1);
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sda"}, {"model", "CHANGED"}}), 1);
+  EXPECT_TRUE(std::isnan(value_of(snap, "node_disk_ata_write_cache", {{"device", "sda"}})));
+
+  // The entry goes away: remembered as absent at the next re-check.
+  tf.remove("udev/data/b8:16");
+  clock.advance_ms(60'000);
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sdb"}, {"model", ""}}), 1);
+
+  // sdb comes back as another major:minor: looked up at once.
+  tf.write("udev/data/b8:32", "E:ID_MODEL=REPLACED\n");
+  tf.write("proc/diskstats", "   8      32 sdb 1 2 3 4 5 6 7 8 0 9 10\n");
+  clock.advance_ms(1'000);
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sdb"}, {"major", "8"}, {"minor", "32"}, {"model", "REPLACED"}}),
+            1);
+  EXPECT_EQ(series_count(snap, "node_disk_info"), 1u);
+
+  // A wall clock stepped back re-checks too.
+  tf.write("udev/data/b8:32", "E:ID_MODEL=AGAIN\n");
+  clock.set_ms(0);
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_disk_info", {{"device", "sdb"}, {"model", "AGAIN"}}), 1);
 }
 
 }  // namespace

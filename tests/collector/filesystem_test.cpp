@@ -1,18 +1,23 @@
 #include <gtest/gtest.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <thread>
 
 #include "collector/builtin.h"
 #include "collector/filesystem.h"
 #include "collector_test_util.h"
+#include "temp_fixture.h"
 
 namespace llmon::collector {
 namespace {
@@ -121,11 +126,14 @@ StatfsRunner::StatvfsFn hanging_statvfs(std::shared_ptr<Hang> h, std::string suf
   };
 }
 
+bool never_inline(std::string_view) { return false; }
+
 TEST(FilesystemCollector, HungMountDoesNotStallTheCycle) {
   auto hang = std::make_shared<Hang>();
   auto ctx = fixture_context();
   ctx.options["collector.filesystem.mount-timeout"] = "300ms";
-  auto c = make_filesystem_with(ctx, hanging_statvfs(hang, "/data"), /*handoff_ms=*/20);
+  // The fixture's /data is xfs: force the worker path a network mount would take.
+  auto c = make_filesystem_with(ctx, hanging_statvfs(hang, "/data"), /*handoff_ms=*/20, never_inline);
   model::Snapshot snap;
 
   // Cycle 1: waits about the timeout, reports /data as an error, the rest normally.
@@ -178,7 +186,7 @@ TEST(FilesystemCollector, DestroyedWhileAMountHangs) {
   auto ctx = fixture_context();
   ctx.options["collector.filesystem.mount-timeout"] = "100ms";
   {
-    auto c = make_filesystem_with(ctx, hanging_statvfs(hang, "/boot"), 20);
+    auto c = make_filesystem_with(ctx, hanging_statvfs(hang, "/boot"), 20, never_inline);
     model::Snapshot snap;
     ASSERT_TRUE(collect_once(*c, snap));
     EXPECT_EQ(value_of(snap, "node_filesystem_device_error", {{"mountpoint", "/boot"}}), 1);
@@ -192,6 +200,216 @@ TEST(FilesystemCollector, DestroyedWhileAMountHangs) {
   while (hang->returned.load() < 1 && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(Ms(5));
   EXPECT_EQ(hang->returned.load(), 1);  // it returned into live state, not freed memory (ASan checks)
   std::this_thread::sleep_for(Ms(20));
+}
+
+TEST(StatvfsCannotHang, LocalTypesOnly) {
+  for (const char* t : {"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "vfat", "zfs", "f2fs", "rootfs", "proc"})
+    EXPECT_TRUE(statvfs_cannot_hang(t)) << t;
+  for (const char* t : {"nfs", "nfs4", "cifs", "smb3", "fuse", "fuse.sshfs", "fuseblk", "ceph", "glusterfs", "9p",
+                        "lustre", "autofs", "overlay", "davfs", "", "ext4x", "EXT4"})
+    EXPECT_FALSE(statvfs_cannot_hang(t)) << t;
+}
+
+// A statvfs that records which thread called it, per path.
+struct CallLog {
+  std::mutex mu;
+  std::map<std::string, std::thread::id> thread_of;
+  std::map<std::string, int> calls;
+};
+
+StatfsRunner::StatvfsFn recording_statvfs(std::shared_ptr<CallLog> log) {
+  return [log](const char* path, struct statvfs* st) {
+    {
+      std::lock_guard lk(log->mu);
+      log->thread_of[path] = std::this_thread::get_id();
+      log->calls[path]++;
+    }
+    return ::statvfs(path, st);
+  };
+}
+
+TEST(FilesystemCollector, LocalTypesAreStatvfsdInlineOthersOnAWorker) {
+  auto ctx = fixture_context();
+  auto log = std::make_shared<CallLog>();
+  auto c = make_filesystem_with(ctx, recording_statvfs(log), 20);
+  model::Snapshot snap;
+  for (int cycle = 0; cycle < 2; ++cycle) ASSERT_TRUE(collect_once(*c, snap));
+  const auto me = std::this_thread::get_id();
+  // ext4, xfs and tmpfs: on the collector's (this) thread.
+  for (const char* mp : {"/", "/boot", "/data", "/srv/with space", "/run", "/run/user/1000"}) {
+    std::string path = ctx.fs.rooted(mp);
+    ASSERT_EQ(log->calls.count(path), 1u) << mp;
+    EXPECT_EQ(log->thread_of[path], me) << mp;
+    EXPECT_EQ(log->calls[path], 2) << mp;
+  }
+  // nfs4: on a worker (statvfs fails there: /home is not in the rootfs fixture).
+  std::string home = ctx.fs.rooted("/home");
+  ASSERT_EQ(log->calls.count(home), 1u);
+  EXPECT_NE(log->thread_of[home], me);
+  EXPECT_EQ(value_of(snap, "node_filesystem_device_error", {{"mountpoint", "/home"}}), 1);
+  expect_sane(snap, "/data");
+}
+
+TEST(FilesystemCollector, MountsOnOrBelowARemoteMountUseAWorker) {
+  testing::TempFixture tf({});
+  std::filesystem::create_directories(tf.path("rootfs/net/sub"));
+  std::filesystem::create_directories(tf.path("rootfs/over"));
+  std::filesystem::create_directories(tf.path("rootfs/local"));
+  // /net/sub is ext4 below an NFS mount (the path walk crosses NFS); /over is
+  // ext4 over-mounted by sshfs (statvfs reaches the top one); /local is plain.
+  tf.write("proc/1/mounts",
+           "/dev/vda1 / ext4 rw 0 0\n"
+           "srv:/export /net nfs4 rw 0 0\n"
+           "/dev/vdb1 /net/sub ext4 rw 0 0\n"
+           "/dev/vdc1 /over ext4 rw 0 0\n"
+           "me@host:/x /over fuse.sshfs rw 0 0\n"
+           "/dev/vdd1 /local xfs rw 0 0\n"
+           "/dev/vde1 /localx ext4 rw 0 0\n");
+  auto ctx = tf.context();
+  ctx.fs.root = tf.path("rootfs");
+  auto log = std::make_shared<CallLog>();
+  auto c = make_filesystem_with(ctx, recording_statvfs(log), 20);
+  model::Snapshot snap;
+  ASSERT_TRUE(collect_once(*c, snap));
+  const auto me = std::this_thread::get_id();
+  auto thread_of = [&](const char* mp) { return log->thread_of.at(ctx.fs.rooted(mp)); };
+  EXPECT_EQ(thread_of("/"), me);
+  EXPECT_EQ(thread_of("/local"), me);
+  EXPECT_EQ(thread_of("/localx"), me);  // a sibling named like a prefix, not below /local
+  EXPECT_NE(thread_of("/net"), me);
+  EXPECT_NE(thread_of("/net/sub"), me);
+  EXPECT_NE(thread_of("/over"), me);
+  EXPECT_EQ(value_of(snap, "node_filesystem_device_error", {{"mountpoint", "/net/sub"}}), 0);
+  expect_sane(snap, "/net/sub");
+}
+
+TEST(FilesystemCollector, FixtureMountTableIsReReadEveryCycle) {
+  testing::TempFixture tf({"proc/1/mounts"});
+  auto ctx = tf.context();
+  auto c = make_filesystem(ctx);
+  model::Snapshot snap;
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_filesystem_device_error", {{"mountpoint", "/data"}}), 0);
+  tf.write("proc/1/mounts", "/dev/mapper/vg0-root / ext4 rw,relatime 0 0\n/dev/sda1 /boot ext4 rw 0 0\n");
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_TRUE(std::isnan(value_of(snap, "node_filesystem_device_error", {{"mountpoint", "/data"}})));
+  EXPECT_EQ(value_of(snap, "node_filesystem_readonly", {{"mountpoint", "/boot"}}), 0);  // was ro
+  EXPECT_EQ(series_count(snap, "node_filesystem_device_error"), 2u);
+  // A broken table fails the cycle, and keeps failing until it is fixed.
+  tf.write("proc/1/mounts", "/dev/sda1 /boot\n");
+  EXPECT_FALSE(collect_once(*c, snap));
+  EXPECT_FALSE(collect_once(*c, snap));
+  tf.write("proc/1/mounts", "/dev/sda1 /boot ext4 ro 0 0\n");
+  ASSERT_TRUE(collect_once(*c, snap));
+  EXPECT_EQ(value_of(snap, "node_filesystem_readonly", {{"mountpoint", "/boot"}}), 1);
+}
+
+TEST(MountTable, RegularFileIsReadOnEveryRefresh) {
+  testing::TempFixture tf({});
+  tf.write("proc/mounts", "a / ext4 rw 0 0\n");
+  base::ManualClock clock(1'000'000);
+  MountTable t(tf.path("proc/1/mounts"), tf.path("proc/mounts"), clock);  // no 1/mounts: the fallback
+  bool changed = false;
+  ASSERT_TRUE(t.refresh(false, changed));
+  EXPECT_TRUE(changed);
+  EXPECT_FALSE(t.pollable());
+  EXPECT_EQ(t.path(), tf.path("proc/mounts"));
+  EXPECT_EQ(t.text(), "a / ext4 rw 0 0\n");
+  ASSERT_TRUE(t.refresh(false, changed));
+  EXPECT_FALSE(changed);
+  EXPECT_EQ(t.reads(), 2u);
+  tf.write("proc/mounts", "b / xfs rw 0 0\n");
+  ASSERT_TRUE(t.refresh(false, changed));
+  EXPECT_TRUE(changed);
+  EXPECT_EQ(t.text(), "b / xfs rw 0 0\n");
+  EXPECT_EQ(t.reads(), 3u);
+
+  MountTable missing(tf.path("proc/x"), tf.path("proc/y"), clock);
+  Status s = missing.refresh(false, changed);
+  EXPECT_FALSE(s);
+  EXPECT_NE(s.message().find("proc/y"), std::string::npos) << s.message();
+}
+
+TEST(MountTable, ProcfsIsReReadOnlyOnChangeOrAfterTheInterval) {
+  base::ManualClock clock(1'000'000);
+  MountTable t("/proc/self/mounts", "/proc/mounts", clock, /*full_read_ms=*/60'000);
+  bool changed = false;
+  Status s = t.refresh(false, changed);
+  if (!s || !t.pollable()) GTEST_SKIP() << "/proc/self/mounts is not a procfs file here: " << s.message();
+  EXPECT_TRUE(changed);
+  EXPECT_EQ(t.reads(), 1u);
+  const std::string first(t.text());
+  EXPECT_NE(first.find(" / "), std::string::npos);
+  for (int i = 0; i < 3; ++i) {
+    clock.advance_ms(1000);
+    ASSERT_TRUE(t.refresh(false, changed));
+    EXPECT_FALSE(changed);
+  }
+  EXPECT_EQ(t.reads(), 1u);  // no change signalled: not read again
+  EXPECT_EQ(t.text(), first);
+  ASSERT_TRUE(t.refresh(/*force=*/true, changed));
+  EXPECT_EQ(t.reads(), 2u);
+  clock.advance_ms(60'000);
+  ASSERT_TRUE(t.refresh(false, changed));
+  EXPECT_EQ(t.reads(), 3u);  // the periodic full read
+  ASSERT_TRUE(t.refresh(false, changed));
+  EXPECT_EQ(t.reads(), 3u);
+  clock.set_ms(0);  // the wall clock stepped back
+  ASSERT_TRUE(t.refresh(false, changed));
+  EXPECT_EQ(t.reads(), 4u);
+}
+
+// A real mount-table change, in a private mount namespace of one thread
+// (/proc/thread-self/mounts), so the host's table is never touched.
+TEST(MountTable, ProcfsChangeIsSignalledAndReRead) {
+  std::string dir = (std::filesystem::temp_directory_path() / ("llmon_mt_" + std::to_string(::getpid()))).string();
+  std::filesystem::create_directories(dir);
+  std::string skip, failure;
+  uint64_t reads_unchanged = 0, reads_after_mount = 0, reads_after_umount = 0;
+  bool changed_mount = false, changed_umount = false, listed = false, unlisted = false;
+  std::thread th([&] {
+    if (::unshare(CLONE_NEWNS) != 0) {
+      skip = std::string("unshare(CLONE_NEWNS): ") + std::strerror(errno);
+      return;
+    }
+    if (::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) {
+      skip = std::string("mount --make-rprivate /: ") + std::strerror(errno);
+      return;
+    }
+    base::ManualClock clock(1'000'000);
+    MountTable t("/proc/thread-self/mounts", "/proc/thread-self/mounts", clock);
+    bool changed = false;
+    if (!t.refresh(false, changed) || !t.pollable()) {
+      skip = "/proc/thread-self/mounts is not a procfs file here";
+      return;
+    }
+    t.refresh(false, changed);
+    reads_unchanged = t.reads();
+    if (::mount("llmon-test", dir.c_str(), "tmpfs", 0, "size=4k") != 0) {
+      skip = std::string("mount tmpfs: ") + std::strerror(errno);
+      return;
+    }
+    if (!t.refresh(false, changed)) failure = "refresh after mount failed";
+    changed_mount = changed;
+    reads_after_mount = t.reads();
+    listed = t.text().find("llmon-test " + dir + " tmpfs") != std::string_view::npos;
+    ::umount(dir.c_str());
+    if (!t.refresh(false, changed)) failure = "refresh after umount failed";
+    changed_umount = changed;
+    reads_after_umount = t.reads();
+    unlisted = t.text().find("llmon-test") == std::string_view::npos;
+  });
+  th.join();
+  std::filesystem::remove(dir);
+  if (!skip.empty()) GTEST_SKIP() << skip;
+  EXPECT_TRUE(failure.empty()) << failure;
+  EXPECT_EQ(reads_unchanged, 1u);
+  EXPECT_TRUE(changed_mount);
+  EXPECT_EQ(reads_after_mount, 2u);
+  EXPECT_TRUE(listed);
+  EXPECT_TRUE(changed_umount);
+  EXPECT_EQ(reads_after_umount, 3u);
+  EXPECT_TRUE(unlisted);
 }
 
 }  // namespace

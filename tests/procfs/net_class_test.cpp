@@ -79,5 +79,20 @@ TEST(NetClass, AttributeListHasWhatTheCollectorEmits) {
     EXPECT_NE(std::find(files.begin(), files.end(), f), files.end()) << f;
 }
 
+TEST(NetClass, AttributesByIndex) {
+  auto files = net_class_attribute_files();
+  ASSERT_EQ(files.size(), kNetClassAttributeCount);
+  for (size_t i = 0; i < files.size(); ++i) EXPECT_EQ(net_class_attribute_index(files[i]), i) << files[i];
+  EXPECT_EQ(net_class_attribute_index("statistics"), kNetClassAttributeCount);
+  EXPECT_EQ(net_class_attribute_index(""), kNetClassAttributeCount);
+  NetClassIface i;
+  EXPECT_TRUE(set_attribute_at(i, net_class_attribute_index("mtu"), " 0x10\n"));
+  EXPECT_EQ(i.mtu, 16);
+  EXPECT_TRUE(set_attribute_at(i, net_class_attribute_index("operstate"), "up\n"));
+  EXPECT_EQ(i.operstate, "up");
+  EXPECT_FALSE(set_attribute_at(i, kNetClassAttributeCount, "1"));
+  EXPECT_FALSE(set_attribute(i, "statistics", "1"));
+}
+
 }  // namespace
 }  // namespace llmon::procfs
