@@ -114,8 +114,9 @@ Expected<int64_t> parse_duration_ms(std::string_view s) {
     else
       return Status::error("invalid duration \"" + std::string(s) + "\": unknown unit \"" + std::string(unit) +
                            "\" (use ms, s, m, h, d, w, y)");
-    if (!n) return Status::error("invalid duration \"" + std::string(s) + "\"");
-    total += *n * mult;
+    int64_t part = 0;
+    if (!n || __builtin_mul_overflow(*n, mult, &part) || __builtin_add_overflow(total, part, &total))
+      return Status::error("invalid duration \"" + std::string(s) + "\": out of range");
   }
   return total;
 }

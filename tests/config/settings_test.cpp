@@ -34,6 +34,11 @@ TEST(Flags, Durations) {
   EXPECT_FALSE(parse_duration_ms("5").has_value());
   EXPECT_FALSE(parse_duration_ms("1x").has_value());
   EXPECT_FALSE(parse_duration_ms("s").has_value());
+  // Found by fuzzing: signed overflow on huge values.
+  EXPECT_FALSE(parse_duration_ms("9223372036854775807y").has_value());
+  EXPECT_FALSE(parse_duration_ms("99999999999999999999s").has_value());
+  EXPECT_FALSE(parse_duration_ms("5000000000000000ms5000000000000000ms").has_value() &&
+               *parse_duration_ms("5000000000000000ms5000000000000000ms") < 0);
 }
 
 TEST(Flags, EveryCollectorHasASwitch) {
