@@ -1,6 +1,6 @@
 // Collection-cycle benchmarks: llmon's collectors against the raw /proc read
 // floor, measured in the same binary and the same run (docs/performance.md).
-// BM_Floor is /work/shared/bench/peers/floor.cpp's "pread+parse" pass; after
+// BM_Floor is ../shared/bench/peers/floor.cpp's "pread+parse" pass; after
 // the run a summary prints every benchmark's median CPU time as a ratio to it
 // (and each collector against the floor of the files it reads).
 // Reads the live /proc and /sys; numbers are only comparable within one run.
@@ -165,12 +165,7 @@ Built build_named(const std::vector<std::string>& names, const std::vector<std::
     b.error = s.error();
     return b;
   }
-  collector::CollectorContext ctx;
-  ctx.fs = app::fs_from(*s);
-  ctx.clock = &clock;
-  ctx.log = &log;
-  ctx.options = s->values;
-  ctx.options["llmon.version"] = app::kVersion;
+  const collector::CollectorContext ctx = app::collector_context(*s, clock, log);
   for (const auto& n : names) {
     const collector::CollectorInfo* info = collector::find_collector(n);
     if (!info) {
@@ -185,12 +180,19 @@ Built build_named(const std::vector<std::string>& names, const std::vector<std::
 struct Env {
   base::SystemClock clock;
   base::Logger log{base::LogLevel::kError};
+  int64_t last_ts = 0;
+  // A new timestamp for every cycle, as the agent's aligned ticks are: sources
+  // shared within one cycle (ProcStatSource) must re-read on each iteration.
+  int64_t next_cycle_ts() {
+    last_ts = std::max(last_ts + 1000, clock.now_ms());
+    return last_ts;
+  }
 };
 
-void run_cycles(benchmark::State& state, collector::Scheduler& sched, const base::Clock& clock) {
+void run_cycles(benchmark::State& state, collector::Scheduler& sched, Env& env) {
   size_t series = 0;
   for (auto _ : state) {
-    model::SnapshotPtr snap = sched.run_cycle(clock.now_ms());
+    model::SnapshotPtr snap = sched.run_cycle(env.next_cycle_ts());
     series = snap->series_count();
     benchmark::DoNotOptimize(series);
   }
@@ -218,7 +220,7 @@ void bm_collect_same_files(benchmark::State& state) {
   std::string why;
   auto sched = same_file_scheduler(env, why);
   if (!sched) return state.SkipWithError(why.c_str());
-  run_cycles(state, *sched, env.clock);
+  run_cycles(state, *sched, env);
 }
 
 double process_cpu_ns() {
@@ -245,7 +247,7 @@ void bm_paired_same_files(benchmark::State& state) {
     double t0 = process_cpu_ns();
     for (int i = 0; i < kBlock; ++i) files.pass(true, sum);
     double t1 = process_cpu_ns();
-    for (int i = 0; i < kBlock; ++i) sched->run_cycle(env.clock.now_ms());
+    for (int i = 0; i < kBlock; ++i) sched->run_cycle(env.next_cycle_ts());
     double t2 = process_cpu_ns();
     floor_ns += t1 - t0;
     cycle_ns += t2 - t1;
@@ -271,7 +273,7 @@ void bm_collector(benchmark::State& state, const std::string& name) {
   collector::Collector& c = *b.collectors[0].collector;
   bool ok = true;
   for (auto _ : state) {
-    model::SnapshotBuilder out(snap, 0);
+    model::SnapshotBuilder out(snap, env.next_cycle_ts());
     ok = c.collect(out).is_ok();
     out.finish();
   }
@@ -291,7 +293,7 @@ void bm_collect_all_defaults(benchmark::State& state) {
   if (!cs) return state.SkipWithError(cs.error().c_str());
   const double n = static_cast<double>(cs->size());
   collector::Scheduler sched(std::move(*cs), env.clock, env.log, 1000);
-  run_cycles(state, sched, env.clock);
+  run_cycles(state, sched, env);
   state.counters["collectors"] = n;
 }
 
@@ -301,8 +303,8 @@ Expected<model::SnapshotPtr> default_snapshot() {
   auto cs = default_collectors(env.clock, env.log);
   if (!cs) return cs.status();
   collector::Scheduler sched(std::move(*cs), env.clock, env.log, 1000);
-  sched.run_cycle(env.clock.now_ms());
-  return sched.run_cycle(env.clock.now_ms() + 1000);
+  sched.run_cycle(env.next_cycle_ts());
+  return sched.run_cycle(env.next_cycle_ts());
 }
 
 void bm_render_page(benchmark::State& state, exposition::Format format) {

@@ -13,8 +13,8 @@ procfs::Fs fs_from(const config::Settings& s) {
   return fs;
 }
 
-std::vector<collector::NamedCollector> enabled_collectors(const config::Settings& s, const base::Clock& clock,
-                                                          base::Logger& log) {
+collector::CollectorContext collector_context(const config::Settings& s, const base::Clock& clock,
+                                              base::Logger& log) {
   collector::CollectorContext ctx;
   ctx.fs = fs_from(s);
   ctx.clock = &clock;
@@ -22,6 +22,12 @@ std::vector<collector::NamedCollector> enabled_collectors(const config::Settings
   ctx.options = s.values;
   ctx.options["llmon.version"] = kVersion;
   ctx.shared_proc_stat = std::make_shared<collector::ProcStatSource>(ctx.fs.proc("stat"));
+  return ctx;
+}
+
+std::vector<collector::NamedCollector> enabled_collectors(const config::Settings& s, const base::Clock& clock,
+                                                          base::Logger& log) {
+  const collector::CollectorContext ctx = collector_context(s, clock, log);
   const bool disable_defaults = s.get_bool("collector.disable-defaults");
   std::vector<collector::NamedCollector> out;
   for (const auto& c : collector::builtin_collectors()) {

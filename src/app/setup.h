@@ -11,6 +11,10 @@
 namespace llmon::app {
 
 procfs::Fs fs_from(const config::Settings& s);
+// The context every collector of one scheduler is built with (paths, clock,
+// options, and the sources they share within a cycle).
+collector::CollectorContext collector_context(const config::Settings& s, const base::Clock& clock,
+                                              base::Logger& log);
 // Instantiates the collectors enabled by --collector.<name> /
 // --collector.disable-defaults, in registry order.
 std::vector<collector::NamedCollector> enabled_collectors(const config::Settings& s, const base::Clock& clock,
