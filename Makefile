@@ -4,6 +4,10 @@ BUILD ?= build
 PRESET_FLAGS ?= -DCMAKE_BUILD_TYPE=Release
 JOBS ?= $(shell nproc)
 CMAKE_GEN := $(shell command -v ninja >/dev/null 2>&1 && echo "-G Ninja")
+# ccache needs a cache directory; without HOME (some CI environments) keep it in the tree.
+ifeq ($(HOME),)
+export CCACHE_DIR := $(CURDIR)/.cache/ccache
+endif
 
 .PHONY: all build deps run test test-unit clean docs asan
 all: build
