@@ -20,14 +20,18 @@ int64_t Scheduler::next_tick(int64_t now_ms, int64_t interval_ms) {
 }
 
 model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
-  // Recycle the spare buffer unless a reader still holds it.
   std::shared_ptr<model::Snapshot> target;
-  if (spare_ && spare_.use_count() == 1) {
-    target = std::move(spare_);
-  } else {
-    target = std::make_shared<model::Snapshot>();
+  for (const auto& p : pool_) {
+    if (p.use_count() == 1) {  // only the pool: nobody can read it any more
+      target = p;
+      break;
+    }
   }
-  spare_.reset();
+  if (!target) {
+    target = std::make_shared<model::Snapshot>();
+    ++buffers_allocated_;
+    if (pool_.size() < kPoolSize) pool_.push_back(target);
+  }
 
   model::SnapshotBuilder b(*target, timestamp_ms);
   struct Result {
@@ -60,14 +64,10 @@ model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
   b.finish();
 
   model::SnapshotPtr published = target;
-  std::shared_ptr<model::Snapshot> previous;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    // The previously published snapshot becomes the next spare once readers let go.
-    previous = std::const_pointer_cast<model::Snapshot>(latest_);
     latest_ = published;
   }
-  spare_ = std::move(previous);
   ++cycles_;
   for (SampleSink* s : sinks_) s->append(published);
   return published;

@@ -47,6 +47,8 @@ class Scheduler {
   void stop();
 
   model::SnapshotPtr latest() const;
+  // Snapshot buffers allocated so far (steady state: at most kPoolSize).
+  uint64_t buffers_allocated() const { return buffers_allocated_; }
   // Next aligned tick strictly after now_ms.
   static int64_t next_tick(int64_t now_ms, int64_t interval_ms);
 
@@ -56,8 +58,12 @@ class Scheduler {
   base::Logger& log_;
   int64_t interval_ms_;
   std::vector<SampleSink*> sinks_;
-  // Two recyclable buffers besides the published one (see SnapshotBuilder).
-  std::shared_ptr<model::Snapshot> spare_;
+  // Snapshot buffers recycled between cycles (see SnapshotBuilder). A buffer
+  // is reused only when the pool holds its last reference: not the published
+  // one, not one a reader (the /metrics page cache, a sink) still holds.
+  static constexpr size_t kPoolSize = 3;
+  std::vector<std::shared_ptr<model::Snapshot>> pool_;
+  uint64_t buffers_allocated_ = 0;
   mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stop_ = false;

@@ -72,5 +72,20 @@ TEST(Scheduler, PublishedSnapshotIsNotRecycledWhileHeld) {
   EXPECT_EQ(v->series[0].value, 1);
 }
 
+TEST(Scheduler, RecyclesBuffersWhileAReaderHoldsTheLatest) {
+  // The /metrics page cache keeps the snapshot it rendered; recycling must
+  // still find a free buffer instead of allocating every other cycle.
+  base::ManualClock clock(0);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  Scheduler s(two(false), clock, log, 1000);
+  model::SnapshotPtr held;
+  for (int i = 1; i <= 20; ++i) {
+    auto snap = s.run_cycle(i * 1000);
+    held = snap;  // a reader keeps the latest until the next cycle
+    EXPECT_EQ(snap->find("test_calls_total")->series[0].value, i);
+  }
+  EXPECT_LE(s.buffers_allocated(), 3u);
+}
+
 }  // namespace
 }  // namespace llmon::collector
