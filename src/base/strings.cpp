@@ -88,6 +88,12 @@ std::optional<double> parse_double(std::string_view s) {
   return v;
 }
 
+std::optional<bool> parse_bool_word(std::string_view s) {
+  if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
+  if (s == "false" || s == "0" || s == "no" || s == "off") return false;
+  return std::nullopt;
+}
+
 std::string where(std::string_view file, int line, std::string_view message) {
   std::string out(file);
   out += ':';

@@ -35,6 +35,8 @@ bool starts_with(std::string_view s, std::string_view prefix);
 std::optional<uint64_t> parse_u64(std::string_view s);
 std::optional<int64_t> parse_i64(std::string_view s);
 std::optional<double> parse_double(std::string_view s);
+// "true"/"1"/"yes"/"on" and "false"/"0"/"no"/"off"; anything else is nullopt.
+std::optional<bool> parse_bool_word(std::string_view s);
 
 // "file:line: message" for parser errors.
 std::string where(std::string_view file, int line, std::string_view message);

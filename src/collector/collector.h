@@ -16,6 +16,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "base/status.h"
+#include "base/strings.h"
 #include "collector/proc_stat_source.h"
 #include "model/snapshot_builder.h"
 #include "procfs/fs.h"
@@ -40,6 +41,11 @@ struct CollectorContext {
   std::string option(const std::string& key, const std::string& fallback = "") const {
     auto it = options.find(key);
     return it == options.end() ? fallback : it->second;
+  }
+  // A boolean option; absent or unparsable (settings validate values) -> fallback.
+  bool option_bool(const std::string& key, bool fallback) const {
+    auto b = base::parse_bool_word(option(key));
+    return b ? *b : fallback;
   }
 };
 

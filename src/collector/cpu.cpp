@@ -25,10 +25,6 @@ namespace {
 // replugged: its cached values are reset (node_exporter's jumpBackSeconds).
 constexpr double kJumpBackSeconds = 3.0;
 
-bool option_true(const std::string& v) {
-  return v == "true" || v == "1" || v == "yes" || v == "on";
-}
-
 std::string_view u64_label(uint64_t v, char (&buf)[24]) {
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   return std::string_view(buf, static_cast<size_t>(r.ptr - buf));
@@ -75,7 +71,7 @@ class CpuCollector final : public Collector {
       : source_(ctx.proc_stat()),
         cpu_dirs_(ctx.fs.sys("devices/system/cpu")),
         log_(ctx.log),
-        guest_(option_true(ctx.option("collector.cpu.guest", "true"))) {
+        guest_(ctx.option_bool("collector.cpu.guest", true)) {
     // node_exporter reads the isolated list once, when the collector is created.
     auto text = base::read_file(ctx.fs.sys("devices/system/cpu/isolated"));
     if (text) {

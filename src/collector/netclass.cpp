@@ -81,8 +81,6 @@ bool skippable(int err) {
   return err == ENOENT || err == EACCES || err == EPERM || err == EOPNOTSUPP || err == EINVAL;
 }
 
-bool is_true(const std::string& v) { return v == "true" || v == "1" || v == "yes" || v == "on"; }
-
 constexpr size_t kAttrCount = procfs::kNetClassAttributeCount;
 constexpr int64_t kRetryRefusedMs = 60'000;
 constexpr size_t kMaxFdBudget = 4096;
@@ -117,7 +115,7 @@ class NetclassCollector final : public Collector {
   NetclassCollector(const CollectorContext& ctx, size_t max_open_fds)
       : dir_(ctx.fs.sys("class/net")),
         ignored_(ctx.option("collector.netclass.ignored-devices", "^$"), ""),
-        ignore_invalid_speed_(is_true(ctx.option("collector.netclass.ignore-invalid-speed"))),
+        ignore_invalid_speed_(ctx.option_bool("collector.netclass.ignore-invalid-speed", false)),
         clock_(ctx.clock ? ctx.clock : &system_clock_),
         max_open_fds_(max_open_fds) {
     auto files = procfs::net_class_attribute_files();

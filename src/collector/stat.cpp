@@ -11,10 +11,8 @@ namespace {
 
 class StatCollector final : public Collector {
  public:
-  explicit StatCollector(const CollectorContext& ctx) : source_(ctx.proc_stat()) {
-    const std::string v = ctx.option("collector.stat.softirq", "false");
-    softirq_ = v == "true" || v == "1" || v == "yes" || v == "on";
-  }
+  explicit StatCollector(const CollectorContext& ctx)
+      : source_(ctx.proc_stat()), softirq_(ctx.option_bool("collector.stat.softirq", false)) {}
 
   Status collect(model::SnapshotBuilder& out) override {
     auto parsed = source_->get(out.timestamp_ms());

@@ -122,8 +122,7 @@ Expected<int64_t> parse_duration_ms(std::string_view s) {
 }
 
 Expected<bool> parse_bool(std::string_view s) {
-  if (s == "true" || s == "1" || s == "yes" || s == "on") return true;
-  if (s == "false" || s == "0" || s == "no" || s == "off") return false;
+  if (auto b = base::parse_bool_word(s)) return *b;
   return Status::error("invalid boolean \"" + std::string(s) + "\" (use true or false)");
 }
 

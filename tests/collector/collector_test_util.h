@@ -36,6 +36,14 @@ inline double value_of(const model::Snapshot& snap, std::string_view name,
   return s ? s->value : std::numeric_limits<double>::quiet_NaN();
 }
 
+// Families whose name starts with prefix and that have at least one series.
+inline size_t families_with_prefix(const model::Snapshot& snap, std::string_view prefix) {
+  size_t n = 0;
+  for (const auto& f : snap.families)
+    if (f.name.rfind(prefix, 0) == 0 && !f.series.empty()) ++n;
+  return n;
+}
+
 inline size_t series_count(const model::Snapshot& snap, std::string_view name) {
   size_t n = 0;
   for (const auto& f : snap.families)

@@ -10,24 +10,18 @@ namespace llmon::collector {
 namespace {
 
 using testing::collect_once;
+using testing::families_with_prefix;
 using testing::fixture_context;
 using testing::series_count;
 using testing::TempFixture;
 using testing::value_of;
-
-size_t memory_families(const model::Snapshot& snap) {
-  size_t n = 0;
-  for (const auto& f : snap.families)
-    if (f.name.rfind("node_memory_", 0) == 0 && !f.series.empty()) ++n;
-  return n;
-}
 
 TEST(MeminfoCollector, FixtureValues) {
   auto c = make_meminfo(fixture_context());
   model::Snapshot snap;
   Status s = collect_once(*c, snap);
   ASSERT_TRUE(s) << s.message();
-  EXPECT_EQ(memory_families(snap), 55u);  // one per line of the fixture
+  EXPECT_EQ(families_with_prefix(snap, "node_memory_"), 55u);  // one per line of the fixture
   EXPECT_EQ(value_of(snap, "node_memory_MemTotal_bytes", {}), 65842216.0 * 1024);
   EXPECT_EQ(value_of(snap, "node_memory_Active_anon_bytes", {}), 7021736.0 * 1024);
   EXPECT_EQ(value_of(snap, "node_memory_Inactive_file_bytes", {}), 18598828.0 * 1024);
@@ -48,10 +42,10 @@ TEST(MeminfoCollector, TotalSuffixIsACounterAndLayoutChangesAreFollowed) {
   auto c = make_meminfo(t.context());
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(memory_families(snap), 1u);
+  EXPECT_EQ(families_with_prefix(snap, "node_memory_"), 1u);
   t.write("proc/meminfo", "MemTotal: 10 kB\nFoo_total: 3\nBar_total: 1 kB\n");
   ASSERT_TRUE(collect_once(*c, snap, 2000));
-  EXPECT_EQ(memory_families(snap), 3u);
+  EXPECT_EQ(families_with_prefix(snap, "node_memory_"), 3u);
   EXPECT_EQ(snap.find("node_memory_Foo_total")->type, model::MetricType::kCounter);
   EXPECT_EQ(value_of(snap, "node_memory_Foo_total", {}), 3);
   // "_bytes" is appended after the check, so this one stays a gauge.
@@ -87,10 +81,10 @@ TEST(MeminfoCollector, MalformedEmptyOrMissingFile) {
   Status s = collect_once(*c, snap);
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("meminfo:2:"), std::string::npos) << s.message();
-  EXPECT_EQ(memory_families(snap), 0u);  // node_exporter parses the whole file first
+  EXPECT_EQ(families_with_prefix(snap, "node_memory_"), 0u);  // node_exporter parses the whole file first
   t.write("proc/meminfo", "");
   ASSERT_TRUE(collect_once(*c, snap, 2000));
-  EXPECT_EQ(memory_families(snap), 0u);
+  EXPECT_EQ(families_with_prefix(snap, "node_memory_"), 0u);
   t.remove("proc/meminfo");
   auto c2 = make_meminfo(t.context());
   EXPECT_FALSE(collect_once(*c2, snap));

@@ -10,24 +10,18 @@ namespace llmon::collector {
 namespace {
 
 using testing::collect_once;
+using testing::families_with_prefix;
 using testing::fixture_context;
 using testing::series_count;
 using testing::TempFixture;
 using testing::value_of;
-
-size_t vmstat_families(const model::Snapshot& snap) {
-  size_t n = 0;
-  for (const auto& f : snap.families)
-    if (f.name.rfind("node_vmstat_", 0) == 0 && !f.series.empty()) ++n;
-  return n;
-}
 
 TEST(VmstatCollector, FixtureValuesWithDefaultFields) {
   auto c = make_vmstat(fixture_context());
   model::Snapshot snap;
   Status s = collect_once(*c, snap);
   ASSERT_TRUE(s) << s.message();
-  EXPECT_EQ(vmstat_families(snap), 7u);
+  EXPECT_EQ(families_with_prefix(snap, "node_vmstat_"), 7u);
   EXPECT_EQ(value_of(snap, "node_vmstat_pgpgin", {}), 528374612.0);
   EXPECT_EQ(value_of(snap, "node_vmstat_pgpgout", {}), 1937261044.0);
   EXPECT_EQ(value_of(snap, "node_vmstat_pswpin", {}), 2048);
@@ -42,7 +36,7 @@ TEST(VmstatCollector, FixtureValuesWithDefaultFields) {
   EXPECT_EQ(f->help, "/proc/vmstat information field pgfault.");
   // Steady state: a second cycle gives the same.
   ASSERT_TRUE(collect_once(*c, snap, 2000));
-  EXPECT_EQ(vmstat_families(snap), 7u);
+  EXPECT_EQ(families_with_prefix(snap, "node_vmstat_"), 7u);
 }
 
 TEST(VmstatCollector, FieldsOptionIsAnUnanchoredRegex) {
@@ -61,12 +55,12 @@ TEST(VmstatCollector, ChangedFieldListIsFollowed) {
   auto c = make_vmstat(t.context());
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(vmstat_families(snap), 1u);
+  EXPECT_EQ(families_with_prefix(snap, "node_vmstat_"), 1u);
   t.write("proc/vmstat", "pgmajfault 3\npgfault 11\n");
   ASSERT_TRUE(collect_once(*c, snap, 2000));
   EXPECT_EQ(value_of(snap, "node_vmstat_pgmajfault", {}), 3);
   EXPECT_EQ(value_of(snap, "node_vmstat_pgfault", {}), 11);
-  EXPECT_EQ(vmstat_families(snap), 2u);
+  EXPECT_EQ(families_with_prefix(snap, "node_vmstat_"), 2u);
 }
 
 TEST(VmstatCollector, BadValueFailsAfterTheEarlierFields) {
@@ -87,7 +81,7 @@ TEST(VmstatCollector, EmptyAndMissingFile) {
   auto c = make_vmstat(t.context());
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(vmstat_families(snap), 0u);
+  EXPECT_EQ(families_with_prefix(snap, "node_vmstat_"), 0u);
   t.remove("proc/vmstat");
   auto c2 = make_vmstat(t.context());
   EXPECT_FALSE(collect_once(*c2, snap));
