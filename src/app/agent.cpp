@@ -43,7 +43,7 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
   http::ServerOptions opts;
   opts.listen_address = s.get("web.listen-address");
   opts.telemetry_path = s.get("web.telemetry-path");
-  opts.worker_threads = static_cast<int>(s.get_int("web.max-requests"));
+  opts.max_connections = static_cast<int>(s.get_int("web.max-requests"));
   opts.version = kVersion;
   http::Server server(opts, page, log);
   if (Status st = server.start(); !st) {

@@ -37,7 +37,7 @@ Status Server::start() {
   ListenerOptions lo;
   lo.host = hp->first;
   lo.port = hp->second;
-  lo.max_connections = opts_.worker_threads > 0 ? opts_.worker_threads : 1;
+  lo.max_connections = opts_.max_connections > 0 ? opts_.max_connections : 1;
   lo.limits.max_body_bytes = opts_.max_body_bytes;
   listener_ = std::make_unique<Listener>(lo, [this](const Request& req, Response& res) { handle(req, res); });
   Status s = listener_->start();

@@ -18,7 +18,7 @@ namespace llmon::http {
 struct ServerOptions {
   std::string listen_address = "127.0.0.1:8747";  // host:port; [v6]:port; port 0 = pick one
   std::string telemetry_path = "/metrics";
-  int worker_threads = 40;  // concurrent connections at most (--web.max-requests)
+  int max_connections = 40;  // one thread each; more get 503 (--web.max-requests)
   size_t max_body_bytes = 1 << 20;
   std::string version;
 };
