@@ -192,6 +192,7 @@ HostSummary summarize(const Snapshot& a, const Snapshot& b) {
       }
     }
   }
+  out.gpus = summarize_gpus(a, b, dt);
   for (const auto& [name, ok] : by_label(b, "node_scrape_collector_success", "collector"))
     if (ok == 0) out.failed_collectors.push_back(name);
   return out;
@@ -248,6 +249,7 @@ std::string format_text(const HostSummary& s) {
           human_bytes(s.mem_used_bytes).c_str(), human_bytes(s.mem_total_bytes).c_str(), s.mem_used_pct,
           human_bytes(s.mem_available_bytes).c_str(), human_bytes(s.swap_used_bytes).c_str(),
           human_bytes(s.swap_total_bytes).c_str());
+  format_gpu_text(s.gpus, out);
   if (!s.net.empty()) {
     appendf(out, "\nNET   %-16s %12s %12s %10s %10s %8s\n", "device", "rx/s", "tx/s", "rx pkt/s", "tx pkt/s", "err+drop");
     for (const auto& n : s.net)
@@ -334,6 +336,7 @@ std::string format_json(const HostSummary& s) {
                    {"readonly", f.readonly},
                    {"device_error", f.device_error}});
   j["filesystems"] = fss;
+  add_gpu_json(s.gpus, j);
   j["failed_collectors"] = s.failed_collectors;
   return j.dump(2) + "\n";
 }

@@ -1,12 +1,14 @@
 // HostSummary: what `llmon snapshot` reports, derived from two snapshots of
 // the same collectors taken dt apart (rates from counter deltas). Pure: no
 // I/O, so tests feed hand-built snapshots. Counter resets (a value going
-// down) give a rate of 0 rather than a negative one.
+// down) give a rate of 0 rather than a negative one. The GPU part is
+// gpu_summary's, filled by summarize() over the same interval.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "app/gpu_summary.h"
 #include "model/metric.h"
 
 namespace llmon::app {
@@ -47,6 +49,7 @@ struct HostSummary {
   std::vector<NetRate> net;
   std::vector<DiskRate> disks;
   std::vector<FsUsage> filesystems;
+  GpuSummary gpus;  // summarize_gpus(before, after, interval_s)
   std::vector<std::string> failed_collectors;
 };
 

@@ -1,5 +1,6 @@
 // `llmon snapshot [--json]`: two collection cycles --snapshot.interval
-// apart, summarised by host_summary (rates from the deltas).
+// apart, summarised by host_summary (rates from the deltas), GPUs and GPU
+// processes included (gpu_summary, called by summarize()).
 #include <chrono>
 #include <thread>
 

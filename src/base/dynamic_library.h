@@ -33,6 +33,13 @@ class DynamicLibrary {
   Fn function(const char* name) const {
     return reinterpret_cast<Fn>(symbol(name));
   }
+  // Forgets the handle without dlclose(): the library stays mapped for the
+  // rest of the process (for code that may still be running inside it).
+  void* release() {
+    void* h = handle_;
+    handle_ = nullptr;
+    return h;
+  }
   // The first of `names` the library has (newest first); nullptr if none.
   template <typename Fn>
   Fn first_function(std::initializer_list<const char*> names, const char** found = nullptr) const {

@@ -1,5 +1,7 @@
 #include "base/strings.h"
 
+#include <cctype>
+
 #include <charconv>
 
 namespace llmon::base {
@@ -101,6 +103,37 @@ std::string where(std::string_view file, int line, std::string_view message) {
   out += ": ";
   out += message;
   return out;
+}
+
+Expected<int64_t> parse_duration_ms(std::string_view s) {
+  if (s.empty()) return Status::error("empty duration");
+  if (s == "0") return int64_t{0};
+  int64_t total = 0;
+  size_t i = 0;
+  while (i < s.size()) {
+    size_t start = i;
+    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+    if (start == i) return Status::error("invalid duration \"" + std::string(s) + "\": expected a number");
+    auto n = parse_i64(s.substr(start, i - start));
+    size_t ustart = i;
+    while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
+    std::string_view unit = s.substr(ustart, i - ustart);
+    int64_t mult = 0;
+    if (unit == "ms") mult = 1;
+    else if (unit == "s") mult = 1000;
+    else if (unit == "m") mult = 60'000;
+    else if (unit == "h") mult = 3'600'000;
+    else if (unit == "d") mult = 86'400'000;
+    else if (unit == "w") mult = 7 * 86'400'000LL;
+    else if (unit == "y") mult = 365 * 86'400'000LL;
+    else
+      return Status::error("invalid duration \"" + std::string(s) + "\": unknown unit \"" + std::string(unit) +
+                           "\" (use ms, s, m, h, d, w, y)");
+    int64_t part = 0;
+    if (!n || __builtin_mul_overflow(*n, mult, &part) || __builtin_add_overflow(total, part, &total))
+      return Status::error("invalid duration \"" + std::string(s) + "\": out of range");
+  }
+  return total;
 }
 
 }  // namespace llmon::base

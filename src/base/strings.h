@@ -2,6 +2,8 @@
 // parsing on string_view, without allocation. All functions are pure.
 #pragma once
 
+#include "base/status.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +39,10 @@ std::optional<int64_t> parse_i64(std::string_view s);
 std::optional<double> parse_double(std::string_view s);
 // "true"/"1"/"yes"/"on" and "false"/"0"/"no"/"off"; anything else is nullopt.
 std::optional<bool> parse_bool_word(std::string_view s);
+
+// Go-style duration ("5s", "1h30m", "250ms"; units ms s m h d w y; "0") in
+// milliseconds. Errors quote the text and say what is wrong.
+Expected<int64_t> parse_duration_ms(std::string_view s);
 
 // "file:line: message" for parser errors.
 std::string where(std::string_view file, int line, std::string_view message);

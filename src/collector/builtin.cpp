@@ -26,6 +26,10 @@ constexpr CollectorInfo kCollectors[] = {
     {"os", true, "Expose OS release info.", make_os},
     {"time", true, "Exposes the current system time.", make_time},
     {"self", true, "Exposes llmon's own process metrics (process_*) and llmon_build_info.", make_self},
+    {"gpu", true,
+     "Exposes NVIDIA GPU metrics through NVML (dcgm-exporter names), per-process GPU use and Xid errors.",
+     make_gpu},
+    {"amdgpu", true, "Exposes AMD GPU metrics (llmon_gpu_*) from amdgpu sysfs and DRM fdinfo.", make_amdgpu},
 };
 
 }  // namespace

@@ -33,24 +33,9 @@ namespace {
 
 using model::MetricType;
 
-// Go-style duration ("5s", "1m30s", "250ms") in milliseconds; nullopt if invalid.
-std::optional<int64_t> parse_duration_ms(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  if (s == "0") return 0;
-  int64_t total = 0;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t start = i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    auto n = base::parse_i64(s.substr(start, i - start));
-    size_t ustart = i;
-    while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
-    std::string_view unit = s.substr(ustart, i - ustart);
-    int64_t mult = unit == "ms" ? 1 : unit == "s" ? 1000 : unit == "m" ? 60'000 : unit == "h" ? 3'600'000 : 0;
-    if (!n || mult == 0) return std::nullopt;
-    total += *n * mult;
-  }
-  return total;
+int64_t mount_timeout_ms(const CollectorContext& ctx) {
+  auto d = base::parse_duration_ms(ctx.option("collector.filesystem.mount-timeout", "5s"));
+  return d ? *d : 5000;
 }
 
 struct Mount {
@@ -67,7 +52,7 @@ class FilesystemCollector final : public Collector {
       : fs_(ctx.fs),
         clock_(ctx.clock ? ctx.clock : &system_clock_),
         table_(ctx.fs.proc("1/mounts"), ctx.fs.proc("mounts"), *clock_),
-        timeout_ms_(parse_duration_ms(ctx.option("collector.filesystem.mount-timeout", "5s")).value_or(5000)),
+        timeout_ms_(mount_timeout_ms(ctx)),
         statvfs_(fn ? fn : StatfsRunner::StatvfsFn([](const char* p, struct statvfs* st) { return ::statvfs(p, st); })),
         inline_fs_type_(inline_fs_type ? std::move(inline_fs_type) : InlineFsTypeFn(statvfs_cannot_hang)),
         runner_(std::move(fn), handoff_ms) {

@@ -54,6 +54,19 @@ std::vector<FlagSpec> build_table() {
        collect},
       {"collector.vmstat.fields", K::kRegex, "^(oom_kill|pgpg|pswp|pg.*fault).*",
        "Regexp of /proc/vmstat fields to export (node_exporter's default).", collect},
+      {"nvml.library", K::kString, "libnvidia-ml.so.1",
+       "NVML library the gpu collector loads (a path, or a soname searched the usual way).", collect},
+      {"collector.gpu.hostname-label", K::kString, "Hostname",
+       "Name of the host label on GPU series: Hostname (dcgm-exporter before 4.x), hostname, or none.", collect},
+      {"collector.gpu.hostname", K::kString, "",
+       "Value of the host label on GPU series (empty: the node name from uname).", collect},
+      {"collector.gpu.timeout", K::kDuration, "2s",
+       "Longest a cycle waits for NVML; a hung driver call skips GPU series instead of stalling the cycle.",
+       collect},
+      {"collector.gpu.processes", K::kBool, "true",
+       "Per-process GPU metrics (llmon_gpu_process_*) with user, container, pod and namespace.", collect},
+      {"collector.gpu.events", K::kBool, "true",
+       "Watch NVML events for Xid and other critical errors (llmon_gpu_xid_errors_total).", collect},
       {"snapshot.interval", K::kDuration, "1s", "Time between the two cycles `llmon snapshot` compares.",
        {"snapshot"}},
       {"json", K::kBool, "false", "Print the snapshot as JSON (stable schema, see docs/snapshot.md).",
@@ -90,36 +103,7 @@ const FlagSpec* find_flag(std::string_view name) {
   return nullptr;
 }
 
-Expected<int64_t> parse_duration_ms(std::string_view s) {
-  if (s.empty()) return Status::error("empty duration");
-  if (s == "0") return int64_t{0};
-  int64_t total = 0;
-  size_t i = 0;
-  while (i < s.size()) {
-    size_t start = i;
-    while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
-    if (start == i) return Status::error("invalid duration \"" + std::string(s) + "\": expected a number");
-    auto n = base::parse_i64(s.substr(start, i - start));
-    size_t ustart = i;
-    while (i < s.size() && std::isalpha(static_cast<unsigned char>(s[i]))) ++i;
-    std::string_view unit = s.substr(ustart, i - ustart);
-    int64_t mult = 0;
-    if (unit == "ms") mult = 1;
-    else if (unit == "s") mult = 1000;
-    else if (unit == "m") mult = 60'000;
-    else if (unit == "h") mult = 3'600'000;
-    else if (unit == "d") mult = 86'400'000;
-    else if (unit == "w") mult = 7 * 86'400'000LL;
-    else if (unit == "y") mult = 365 * 86'400'000LL;
-    else
-      return Status::error("invalid duration \"" + std::string(s) + "\": unknown unit \"" + std::string(unit) +
-                           "\" (use ms, s, m, h, d, w, y)");
-    int64_t part = 0;
-    if (!n || __builtin_mul_overflow(*n, mult, &part) || __builtin_add_overflow(total, part, &total))
-      return Status::error("invalid duration \"" + std::string(s) + "\": out of range");
-  }
-  return total;
-}
+Expected<int64_t> parse_duration_ms(std::string_view s) { return base::parse_duration_ms(s); }
 
 Expected<bool> parse_bool(std::string_view s) {
   if (auto b = base::parse_bool_word(s)) return *b;

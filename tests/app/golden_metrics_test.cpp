@@ -38,6 +38,8 @@ const std::vector<MaskRule>& mask_rules() {
       {"node_time_*", {"time_zone"}},                  // wall clock and the host's time zone
       {"process_*", {}},                               // the test process itself
       {"llmon_build_info", {}},
+      {"llmon_gpu_sample_duration_seconds", {}},  // timing
+      {"llmon_gpu_backend_up", {"reason"}},        // names the checkout's absolute path
       // uname(2) describes the machine running the test, not the fixture.
       {"node_uname_info", {"domainname", "machine", "nodename", "release", "sysname", "version"}},
       // statfs() of fixture directories reports the live disk under the checkout.
@@ -167,7 +169,9 @@ std::string describe_diff(const std::string& want, const std::string& got) {
 std::string render_fixture_page() {
   const std::string fix = llmon::testing::fixture("");
   std::vector<std::string> args = {"agent", "--path.procfs=" + fix + "proc", "--path.sysfs=" + fix + "sys",
-                                   "--path.rootfs=" + fix + "rootfs"};
+                                   "--path.rootfs=" + fix + "rootfs",
+                                   // The fixture host has no NVIDIA stack, whatever the test machine has.
+                                   "--nvml.library=" + fix + "no-such-dir/libnvidia-ml.so.1"};
   if (config::find_flag("path.udev.data")) args.push_back("--path.udev.data=" + fix + "udev/data");
   auto settings = config::load(args, {});
   EXPECT_TRUE(settings.has_value()) << settings.error();

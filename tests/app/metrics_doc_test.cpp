@@ -3,12 +3,17 @@
 // fixture tree; this test fails when it is stale (LLMON_UPDATE_GOLDEN=1 rewrites it).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
+#include <thread>
 #include <set>
 #include <sstream>
 
+#include <cstdlib>
+
 #include "app/setup.h"
 #include "collector/registry.h"
+#include "gpu/nvml/metric_table.h"
 #include "support/test_paths.h"
 
 namespace llmon::app {
@@ -16,6 +21,30 @@ namespace {
 
 const char* kBegin = "<!-- BEGIN GENERATED: metric table (tests/app/metrics_doc_test.cpp) -->\n";
 const char* kEnd = "<!-- END GENERATED -->\n";
+const char* kNvmlBegin = "<!-- BEGIN GENERATED: NVML sources (tests/app/metrics_doc_test.cpp) -->\n";
+
+// The fake libnvidia-ml.so.1 built next to llmon (tests/fake_nvml).
+std::string fake_nvml() {
+  std::string bin = testing::llmon_binary();
+  return bin.substr(0, bin.rfind('/')) + "/fake_nvml/libnvidia-ml.so.1";
+}
+
+// Flags that give each collector a tree showing all of its families: the
+// fixture host, the GPU host with the fake 8x H100 NVML, the amdgpu tree.
+std::vector<std::string> flags_for(std::string_view name) {
+  if (name == "gpu") {
+    ::setenv("LLMON_FAKE_NVML_SCENARIO", (testing::source_dir() + "/tests/fake_nvml/scenarios/h100x8.json").c_str(), 1);
+    return {"--path.procfs=" + testing::fixture("gpu_host/proc"), "--path.rootfs=" + testing::fixture("gpu_host/rootfs"),
+            "--nvml.library=" + fake_nvml(), "--collector.gpu.hostname=node1"};
+  }
+  if (name == "amdgpu")
+    return {"--path.procfs=" + testing::fixture("amdgpu/proc"), "--path.sysfs=" + testing::fixture("amdgpu/sys"),
+            "--collector.gpu.hostname=node1"};
+  return {"--path.procfs=" + testing::fixture("proc"), "--path.sysfs=" + testing::fixture("sys"),
+          "--path.rootfs=" + testing::fixture("rootfs")};
+}
+
+bool has_family(const model::Snapshot& s, std::string_view name) { return s.find(name) != nullptr; }
 
 std::string escape(const std::string& s) {
   std::string out;
@@ -28,14 +57,18 @@ std::string generate() {
   base::Logger log(base::LogLevel::kError, std::tmpfile());
   std::string out = kBegin;
   for (const auto& info : collector::builtin_collectors()) {
-    auto s = config::load({"agent", "--path.procfs=" + testing::fixture("proc"),
-                           "--path.sysfs=" + testing::fixture("sys"), "--path.rootfs=" + testing::fixture("rootfs"),
-                           "--collector.disable-defaults", "--collector." + std::string(info.name)},
-                          {});
+    std::vector<std::string> args = {"agent", "--collector.disable-defaults", "--collector." + std::string(info.name)};
+    for (auto& f : flags_for(info.name)) args.push_back(f);
+    auto s = config::load(args, {});
     EXPECT_TRUE(s) << s.error();
     collector::Scheduler sched(enabled_collectors(*s, clock, log), clock, log, 1000);
     sched.run_cycle(1000);
     auto snap = sched.run_cycle(2000);
+    // The fake NVML's Xid events arrive from tick 2 on a watcher thread.
+    for (int i = 3; info.name == "gpu" && i < 60 && !has_family(*snap, "llmon_gpu_xid_errors_total"); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      snap = sched.run_cycle(i * 1000);
+    }
     out += "\n### " + std::string(info.name) + (info.enabled_by_default ? "" : " (off by default)") + "\n\n";
     out += escape(std::string(info.help)) + "\n\n| Metric | Type | Labels | Help |\n|---|---|---|---|\n";
     for (uint32_t idx : snap->order) {
@@ -52,17 +85,30 @@ std::string generate() {
   return out;
 }
 
-TEST(MetricsDoc, DocsMetricsMdListsEveryFamily) {
+// Where each per-GPU NVIDIA value comes from (gpu/nvml/metric_table.cpp).
+std::string generate_nvml_sources() {
+  std::string out = kNvmlBegin;
+  out += "\n| Metric | Type | NVML source |\n|---|---|---|\n";
+  for (const auto& d : gpu::nvml::metric_table())
+    out += "| `" + std::string(d.name) + "` | " + std::string(model::type_name(d.type)) + " | " +
+           escape(std::string(d.source)) + " |\n";
+  out += "\n";
+  out += kEnd;
+  return out;
+}
+
+// Replaces the generated block starting at `begin` with `fresh`, or fails.
+void check_block(const char* begin, const std::string& fresh) {
   std::string path = testing::source_dir() + "/docs/metrics.md";
   std::ifstream in(path);
   std::stringstream ss;
   ss << in.rdbuf();
   std::string doc = ss.str();
-  size_t b = doc.find(kBegin), e = doc.find(kEnd);
-  ASSERT_NE(b, std::string::npos) << "docs/metrics.md lacks the BEGIN GENERATED marker";
-  ASSERT_NE(e, std::string::npos) << "docs/metrics.md lacks the END GENERATED marker";
+  size_t b = doc.find(begin);
+  ASSERT_NE(b, std::string::npos) << "docs/metrics.md lacks the marker " << begin;
+  size_t e = doc.find(kEnd, b);
+  ASSERT_NE(e, std::string::npos) << "docs/metrics.md lacks the END GENERATED marker after " << begin;
   std::string current = doc.substr(b, e + std::string(kEnd).size() - b);
-  std::string fresh = generate();
   if (testing::update_golden() && current != fresh) {
     doc.replace(b, current.size(), fresh);
     std::ofstream(path) << doc;
@@ -70,6 +116,10 @@ TEST(MetricsDoc, DocsMetricsMdListsEveryFamily) {
   }
   EXPECT_EQ(current, fresh) << "docs/metrics.md is stale: rerun this test with LLMON_UPDATE_GOLDEN=1";
 }
+
+TEST(MetricsDoc, DocsMetricsMdListsEveryFamily) { check_block(kBegin, generate()); }
+
+TEST(MetricsDoc, DocsMetricsMdNamesTheNvmlSourceOfEveryGpuValue) { check_block(kNvmlBegin, generate_nvml_sources()); }
 
 }  // namespace
 }  // namespace llmon::app

@@ -1,0 +1,324 @@
+// gpu collector: NVIDIA GPUs through NVML (gpu/nvml/), exposed under
+// dcgm-exporter's names and labels (gpu/labels.h, gpu/nvml/metric_table.h),
+// plus what DCGM does not give: per-process GPU memory and utilisation with
+// the process's user, container, pod and namespace (gpu/process_info.h), its
+// host CPU and RSS, Xid errors as a true counter, and the backend's own
+// health (llmon_gpu_backend_up{backend="nvml",reason}).
+//
+// Options: nvml.library, collector.gpu.hostname-label (Hostname | hostname |
+// none), collector.gpu.hostname (default: the node name from uname),
+// collector.gpu.timeout, collector.gpu.processes, collector.gpu.events.
+// A host without NVIDIA GPUs pays one dlopen attempt every 30 s and exposes
+// only llmon_gpu_backend_up 0 with the reason.
+#include <array>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "base/strings.h"
+#include "collector/builtin.h"
+#include "collector/uname.h"
+#include "gpu/labels.h"
+#include "gpu/nvml/metric_table.h"
+#include "gpu/nvml/nvml_backend.h"
+#include "gpu/process_info.h"
+
+namespace llmon::collector {
+namespace {
+
+using gpu::nvml::DeviceSample;
+using gpu::nvml::V;
+using model::MetricType;
+
+constexpr std::string_view kBackend = "nvml";
+
+// A per-process row: which labels (device or MIG instance) and the values.
+struct ProcRow {
+  const gpu::DeviceIdentity* id;
+  const gpu::nvml::ProcessSample* p;
+  const gpu::ProcessInfo* info;  // copied below; pointer into infos_
+};
+
+class GpuNvidiaCollector final : public Collector {
+ public:
+  explicit GpuNvidiaCollector(const CollectorContext& ctx)
+      : log_(ctx.log ? ctx.log : &fallback_log_),
+        backend_(backend_options(ctx), *log_),
+        procs_(ctx.fs),
+        processes_(ctx.option_bool("collector.gpu.processes", true)) {
+    auto mode = gpu::parse_hostname_label(ctx.option("collector.gpu.hostname-label", "Hostname"));
+    mode_ = mode ? *mode : gpu::HostnameLabel::kUpper;
+    hostname_ = ctx.option("collector.gpu.hostname");
+    if (hostname_.empty()) {
+      UnameInfo u;
+      if (system_uname(u)) hostname_ = u.nodename;
+    }
+  }
+
+  Status collect(model::SnapshotBuilder& out) override {
+    auto r = backend_.collect(out.timestamp_ms());
+    if (r.timed_out) ++timeouts_;
+    out.family("llmon_gpu_sample_timeouts_total",
+               "NVML collection cycles that did not answer within --collector.gpu.timeout.", MetricType::kCounter)
+        .add(static_cast<double>(timeouts_));
+    out.family("llmon_gpu_nvml_calls_total", "NVML library calls made by llmon, all threads.", MetricType::kCounter)
+        .add(static_cast<double>(backend_.calls()));
+    if (!r.sample) {
+      return Status::error(r.stuck ? "NVML is still inside a call that timed out in an earlier cycle"
+                                   : "NVML sampling timed out");
+    }
+    const auto& s = *r.sample;
+    out.family("llmon_gpu_sample_duration_seconds", "Time the last NVML collection cycle took.", MetricType::kGauge)
+        .add(r.seconds);
+    out.family("llmon_gpu_backend_up",
+               "Whether the GPU back end is working (1) or not (0, with the reason; no GPU metrics then).",
+               MetricType::kGauge, {"backend", "reason"})
+        .add({kBackend, s.up ? std::string_view() : std::string_view(s.reason)}, s.up ? 1 : 0);
+    if (!s.errors_total.empty()) {
+      auto f = out.family("llmon_gpu_nvml_errors_total", "NVML calls that failed, by function and error.",
+                          MetricType::kCounter, {"function", "error"});
+      for (const auto& [k, n] : s.errors_total) f.add({k.first, k.second}, static_cast<double>(n));
+    }
+    if (!s.up) return Status::ok();
+    out.family("llmon_gpu_backend_info", "GPU back end and driver versions.", MetricType::kGauge,
+               {"backend", "driver_version", "nvml_version", "cuda_driver_version"})
+        .add({kBackend, s.driver_version, s.nvml_version, s.cuda_driver_version}, 1);
+    out.family("llmon_gpu_devices", "GPUs the back end enumerates.", MetricType::kGauge, {"backend"})
+        .add({kBackend}, static_cast<double>(s.devices.size()));
+    if (scheme_.driver_version() != s.driver_version || !scheme_ready_) {
+      scheme_ = gpu::LabelScheme(mode_, hostname_, s.driver_version);
+      scheme_ready_ = true;
+    }
+    write_devices(out, s);
+    return Status::ok();
+  }
+
+ private:
+  static gpu::nvml::BackendOptions backend_options(const CollectorContext& ctx) {
+    gpu::nvml::BackendOptions o;
+    o.library = ctx.option("nvml.library", "libnvidia-ml.so.1");
+    if (o.library.empty()) o.library = "libnvidia-ml.so.1";
+    auto t = base::parse_duration_ms(ctx.option("collector.gpu.timeout", "2s"));
+    o.timeout_ms = t && *t > 0 ? *t : 2000;
+    o.events = ctx.option_bool("collector.gpu.events", true);
+    o.sampler.processes = ctx.option_bool("collector.gpu.processes", true);
+    return o;
+  }
+
+  void labels_for(const gpu::DeviceIdentity& id, std::vector<std::string>& out,
+                  std::initializer_list<std::string_view> extra = {}) {
+    scheme_.values(id, out, extra);
+  }
+
+  void write_devices(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
+    const auto dev_names = scheme_.names(false);
+    const auto mig_names = scheme_.names(true);
+    dev_labels_.resize(s.devices.size());
+    for (size_t i = 0; i < s.devices.size(); ++i) labels_for(s.devices[i].id, dev_labels_[i]);
+
+    {
+      auto up = out.family("llmon_gpu_up", "Whether the GPU answers (1) or is lost (0, GPU_IS_LOST).",
+                           MetricType::kGauge, dev_names);
+      for (size_t i = 0; i < s.devices.size(); ++i) up.add(dev_labels_[i], s.devices[i].lost ? 0 : 1);
+    }
+    auto info_names = scheme_.names(false, {"backend"});
+    auto info = out.family("llmon_gpu_info", "GPU identity; the value is always 1.",
+                           MetricType::kGauge, info_names);
+    for (size_t i = 0; i < s.devices.size(); ++i) {
+      labels_for(s.devices[i].id, tmp_, {kBackend});
+      info.add(tmp_, 1);
+    }
+
+    // The value table, one family per metric.
+    for (const auto& def : gpu::nvml::metric_table()) {
+      bool any = false;
+      for (const auto& d : s.devices) any = any || (!d.lost && d.has(def.value));
+      bool mig_fb = is_fb(def.value) && has_mig(s);
+      if (!any && !mig_fb) continue;
+      if (any) {
+        auto f = out.family(def.name, def.help, def.type, dev_names);
+        for (size_t i = 0; i < s.devices.size(); ++i) {
+          const auto& d = s.devices[i];
+          if (!d.lost && d.has(def.value)) f.add(dev_labels_[i], d.get(def.value) * def.scale);
+        }
+      }
+      if (mig_fb) {
+        auto f = out.family(def.name, def.help, def.type, mig_names);
+        for (const auto& d : s.devices) {
+          if (d.lost) continue;
+          for (const auto& m : d.mig) {
+            double v = mig_value(m, def.value);
+            if (std::isnan(v)) continue;
+            labels_for(m.id, tmp_);
+            f.add(tmp_, v * def.scale);
+          }
+        }
+      }
+    }
+
+    // Clock event reasons, one series per reason.
+    {
+      auto names = scheme_.names(false, {"reason"});
+      bool any = false;
+      for (const auto& d : s.devices) any = any || (!d.lost && d.has(V::kClockEventReasons));
+      if (any) {
+        auto f = out.family("llmon_gpu_clock_event_reason_active",
+                            "Whether a clock event (throttle) reason is active now (1) or not (0).",
+                            MetricType::kGauge, names);
+        for (const auto& d : s.devices) {
+          if (d.lost || !d.has(V::kClockEventReasons)) continue;
+          auto bits = static_cast<unsigned long long>(d.get(V::kClockEventReasons));
+          for (const auto& r : gpu::nvml::clock_event_reasons()) {
+            labels_for(d.id, tmp_, {r.name});
+            f.add(tmp_, (bits & r.bit) ? 1 : 0);
+          }
+        }
+      }
+    }
+
+    write_events(out, s, dev_names);
+    if (processes_) write_processes(out, s);
+  }
+
+  void write_events(model::SnapshotBuilder& out, const gpu::nvml::Sample& s, const std::vector<std::string>& names) {
+    bool any = false;
+    for (const auto& d : s.devices) any = any || d.events_watched;
+    if (!any) return;
+    {
+      auto f = out.family("DCGM_FI_DEV_XID_ERRORS",
+                          "Value of the last XID error encountered (0: none since llmon started).",
+                          MetricType::kGauge, names);
+      for (size_t i = 0; i < s.devices.size(); ++i) {
+        const auto& d = s.devices[i];
+        if (d.events_watched) f.add(dev_labels_[i], std::isnan(d.events.last_xid) ? 0 : d.events.last_xid);
+      }
+    }
+    auto xid = out.family("llmon_gpu_xid_errors_total",
+                          "Xid errors the driver reported, by Xid, since llmon started (an NVML event counter).",
+                          MetricType::kCounter, scheme_.names(false, {"xid"}));
+    for (const auto& d : s.devices) {
+      for (const auto& [code, n] : d.events.xid) {
+        labels_for(d.id, tmp_, {std::to_string(code)});
+        xid.add(tmp_, static_cast<double>(n));
+      }
+    }
+    auto ev = out.family("llmon_gpu_events_total",
+                         "Critical GPU events by type (xid, dbe, sbe, gpu_unavailable, recovery_action).",
+                         MetricType::kCounter, scheme_.names(false, {"type"}));
+    for (const auto& d : s.devices) {
+      for (const auto& [type, n] : d.events.by_type) {
+        labels_for(d.id, tmp_, {type});
+        ev.add(tmp_, static_cast<double>(n));
+      }
+    }
+  }
+
+  void write_processes(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
+    // Resolve every process once (a process on 8 GPUs is read once).
+    rows_.clear();
+    infos_.clear();
+    for (const auto& d : s.devices) {
+      if (d.lost) continue;
+      for (const auto& p : d.processes) {
+        const gpu::DeviceIdentity* id = &d.id;
+        for (const auto& m : d.mig)
+          if (p.gpu_instance == m.gpu_instance) id = &m.id;
+        auto it = infos_.find(p.pid);
+        if (it == infos_.end()) it = infos_.emplace(p.pid, procs_.lookup(p.pid)).first;
+        rows_.push_back({id, &p, &it->second});
+      }
+    }
+    procs_.end_cycle();
+
+    // Process counts per GPU (dcgm-exporter issue #94).
+    {
+      auto f = out.family("llmon_gpu_processes", "Processes using the GPU (compute and graphics).",
+                          MetricType::kGauge, scheme_.names(false));
+      for (size_t i = 0; i < s.devices.size(); ++i)
+        if (!s.devices[i].lost) f.add(dev_labels_[i], static_cast<double>(s.devices[i].processes.size()));
+    }
+    if (rows_.empty()) return;
+    struct ProcMetric {
+      std::string_view name, help;
+      MetricType type;
+      double (*get)(const ProcRow&);
+    };
+    static const ProcMetric kProc[] = {
+        {"llmon_gpu_process_memory_bytes", "GPU memory (VRAM) used by the process on this GPU in bytes.", MetricType::kGauge,
+         [](const ProcRow& r) { return r.p->used_memory_bytes; }},
+        {"llmon_gpu_process_sm_utilization_ratio", "Share of time the process's kernels ran on the SMs.",
+         MetricType::kGauge, [](const ProcRow& r) { return r.p->sm_util; }},
+        {"llmon_gpu_process_memory_utilization_ratio", "Share of time the process read or wrote GPU memory.",
+         MetricType::kGauge, [](const ProcRow& r) { return r.p->mem_util; }},
+        {"llmon_gpu_process_encoder_utilization_ratio", "Encoder utilization of the process.", MetricType::kGauge,
+         [](const ProcRow& r) { return r.p->enc_util; }},
+        {"llmon_gpu_process_decoder_utilization_ratio", "Decoder utilization of the process.", MetricType::kGauge,
+         [](const ProcRow& r) { return r.p->dec_util; }},
+        {"llmon_gpu_process_cpu_seconds_total",
+         "Host CPU time of the GPU process (user+system), repeated on each GPU it uses.", MetricType::kCounter,
+         [](const ProcRow& r) { return r.info->alive ? r.info->cpu_seconds : gpu::nvml::kNa; }},
+        {"llmon_gpu_process_resident_memory_bytes",
+         "Host resident memory of the GPU process, repeated on each GPU it uses.", MetricType::kGauge,
+         [](const ProcRow& r) { return r.info->alive ? r.info->rss_bytes : gpu::nvml::kNa; }},
+    };
+    const auto proc_names_dev = scheme_.names(false, gpu::kProcessLabelNames);
+    const auto proc_names_mig = scheme_.names(true, gpu::kProcessLabelNames);
+    for (const auto& m : kProc) {
+      for (bool mig : {false, true}) {
+        bool any = false;
+        for (const auto& r : rows_) any = any || (r.id->is_mig() == mig && !std::isnan(m.get(r)));
+        if (!any) continue;
+        auto f = out.family(m.name, m.help, m.type, mig ? proc_names_mig : proc_names_dev);
+        for (const auto& r : rows_) {
+          if (r.id->is_mig() != mig) continue;
+          double v = m.get(r);
+          if (std::isnan(v)) continue;
+          pl_.clear();
+          gpu::process_label_values(*r.info, pl_);
+          scheme_.values(*r.id, tmp_, pl_);
+          f.add(tmp_, v);
+        }
+      }
+    }
+  }
+
+  static bool is_fb(V v) {
+    return v == V::kFbTotalBytes || v == V::kFbFreeBytes || v == V::kFbUsedBytes || v == V::kFbReservedBytes;
+  }
+  static bool has_mig(const gpu::nvml::Sample& s) {
+    for (const auto& d : s.devices)
+      if (!d.lost && !d.mig.empty()) return true;
+    return false;
+  }
+  static double mig_value(const gpu::nvml::MigInstanceSample& m, V v) {
+    switch (v) {
+      case V::kFbTotalBytes: return m.fb_total;
+      case V::kFbFreeBytes: return m.fb_free;
+      case V::kFbUsedBytes: return m.fb_used;
+      case V::kFbReservedBytes: return m.fb_reserved;
+      default: return gpu::nvml::kNa;
+    }
+  }
+
+  base::Logger fallback_log_;
+  base::Logger* log_;
+  gpu::nvml::NvmlBackend backend_;
+  gpu::ProcessResolver procs_;
+  bool processes_;
+  gpu::HostnameLabel mode_ = gpu::HostnameLabel::kUpper;
+  std::string hostname_;
+  gpu::LabelScheme scheme_;
+  bool scheme_ready_ = false;
+  uint64_t timeouts_ = 0;
+  std::vector<std::vector<std::string>> dev_labels_;
+  std::vector<std::string> tmp_;
+  std::vector<std::string_view> pl_;
+  std::vector<ProcRow> rows_;
+  std::map<uint32_t, gpu::ProcessInfo> infos_;
+};
+
+}  // namespace
+
+std::unique_ptr<Collector> make_gpu(const CollectorContext& ctx) { return std::make_unique<GpuNvidiaCollector>(ctx); }
+
+}  // namespace llmon::collector

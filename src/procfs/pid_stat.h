@@ -1,0 +1,44 @@
+// Parsers for the per-process files that say who a process is and what it
+// costs: /proc/<pid>/stat (command, state, CPU ticks, start time),
+// /proc/<pid>/status (real uid, resident memory) and /proc/<pid>/cmdline.
+// Pure; no I/O. procfs/process_stat.h parses the same stat file for llmon's own
+// process_* metrics; this one also keeps the command name and state.
+// Format: man 5 proc.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace llmon::procfs {
+
+struct PidStat {
+  std::string comm;              // field 2 without the parentheses; may hold spaces and ')'
+  char state = '?';              // field 3: R, S, D, Z, T, t, X, I, ...
+  uint64_t utime_ticks = 0;      // field 14, USER_HZ
+  uint64_t stime_ticks = 0;      // field 15, USER_HZ
+  uint64_t starttime_ticks = 0;  // field 22, USER_HZ since boot: with the pid, names one process
+};
+
+// "pid (comm) state ppid ...": comm runs from the first '(' to the LAST ')'
+// (comm itself may contain ')'); fields are counted after it. Needs fields
+// up to 22; the later ones (52 on current kernels) are not read.
+Expected<PidStat> parse_pid_stat(std::string_view text);
+
+struct PidStatus {
+  uint32_t uid = 0;        // first value of "Uid:" (the real uid)
+  uint64_t rss_bytes = 0;  // "VmRSS: N kB" * 1024; 0 when absent (kernel threads, zombies)
+};
+
+// "Name:\tpython3\n...Uid:\t1000\t1000\t1000\t1000\n...VmRSS:\t  123 kB\n".
+// A missing or malformed Uid line is an error; errors name "status:<line>".
+Expected<PidStatus> parse_pid_status(std::string_view text);
+
+// The basename of argv[0] from /proc/<pid>/cmdline (NUL-separated arguments):
+// "/usr/bin/python3\0train.py\0" -> "python3". "" for an empty cmdline
+// (kernel threads, zombies).
+std::string cmdline_command(std::string_view cmdline);
+
+}  // namespace llmon::procfs
