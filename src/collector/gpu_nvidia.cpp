@@ -31,6 +31,8 @@ using gpu::nvml::V;
 using model::MetricType;
 
 constexpr std::string_view kBackend = "nvml";
+constexpr std::string_view kUpHelp =
+    "Whether the GPU back end is working (1) or not (0, with the reason; no GPU metrics then).";
 
 // A per-process row: which labels (device or MIG instance) and the values.
 struct ProcRow {
@@ -63,6 +65,11 @@ class GpuNvidiaCollector final : public Collector {
         .add(static_cast<double>(timeouts_));
     out.family("llmon_gpu_nvml_calls_total", "NVML library calls made by llmon, all threads.", MetricType::kCounter)
         .add(static_cast<double>(backend_.calls()));
+    if (r.initialising) {
+      out.family("llmon_gpu_backend_up", kUpHelp, MetricType::kGauge, {"backend", "reason"})
+          .add({kBackend, "initialising"}, 0);
+      return Status::ok();
+    }
     if (!r.sample) {
       return Status::error(r.stuck ? "NVML is still inside a call that timed out in an earlier cycle"
                                    : "NVML sampling timed out");
@@ -70,9 +77,7 @@ class GpuNvidiaCollector final : public Collector {
     const auto& s = *r.sample;
     out.family("llmon_gpu_sample_duration_seconds", "Time the last NVML collection cycle took.", MetricType::kGauge)
         .add(r.seconds);
-    out.family("llmon_gpu_backend_up",
-               "Whether the GPU back end is working (1) or not (0, with the reason; no GPU metrics then).",
-               MetricType::kGauge, {"backend", "reason"})
+    out.family("llmon_gpu_backend_up", kUpHelp, MetricType::kGauge, {"backend", "reason"})
         .add({kBackend, s.up ? std::string_view() : std::string_view(s.reason)}, s.up ? 1 : 0);
     if (!s.errors_total.empty()) {
       auto f = out.family("llmon_gpu_nvml_errors_total", "NVML calls that failed, by function and error.",

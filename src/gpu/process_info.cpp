@@ -1,6 +1,7 @@
 #include "gpu/process_info.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
@@ -8,6 +9,7 @@
 #include "base/file_reader.h"
 #include "procfs/cgroup.h"
 #include "procfs/pid_stat.h"
+#include "procfs/process_stat.h"
 
 namespace llmon::gpu {
 
@@ -27,7 +29,8 @@ bool ProcessResolver::FileStamp::operator==(const FileStamp& o) const {
          mtime.tv_nsec == o.mtime.tv_nsec;
 }
 
-ProcessResolver::ProcessResolver(procfs::Fs fs) : fs_(std::move(fs)) {}
+ProcessResolver::ProcessResolver(procfs::Fs fs)
+    : fs_(std::move(fs)), page_size_(static_cast<double>(::sysconf(_SC_PAGESIZE))) {}
 
 const ProcessInfo& ProcessResolver::lookup(uint32_t pid) {
   std::string dir = std::to_string(pid);
@@ -38,6 +41,21 @@ const ProcessInfo& ProcessResolver::lookup(uint32_t pid) {
     gone_.pid_text = dir;
     return gone_;
   };
+  // Known process: one pread of its open stat file.
+  if (auto it = entries_.find(pid); it != entries_.end() && it->second.stat) {
+    Entry& e = it->second;
+    auto text = e.stat->read();
+    auto st = text ? procfs::parse_process_stat(*text) : Expected<procfs::ProcessStat>(text.status());
+    if (!st) return gone();
+    if (st->starttime_ticks == e.starttime_ticks) {
+      e.seen = true;
+      e.info.alive = true;
+      e.info.cpu_seconds = static_cast<double>(st->utime_ticks + st->stime_ticks) / 100.0;
+      e.info.rss_bytes = static_cast<double>(st->rss_pages) * page_size_;
+      return e.info;
+    }
+    // The pid was recycled: resolve the new process from scratch.
+  }
   if (!base::read_file(fs_.proc(dir + "/stat"), buf_)) return gone();
   auto stat = procfs::parse_pid_stat(buf_);
   if (!stat) return gone();
@@ -65,6 +83,7 @@ const ProcessInfo& ProcessResolver::lookup(uint32_t pid) {
     info.container_id = std::move(cg.container_id);
     info.pod_uid = std::move(cg.pod_uid);
     resolve_names(info);
+    e.stat = std::make_unique<base::CachedFile>(fs_.proc(dir + "/stat"));
   }
   e.seen = true;
   e.info.alive = true;

@@ -37,11 +37,13 @@
 #include <array>
 #include <cstdint>
 #include <ctime>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
 
+#include "base/file_reader.h"
 #include "procfs/fs.h"
 #include "procfs/kubelet_logs.h"
 #include "procfs/passwd.h"
@@ -89,6 +91,9 @@ class ProcessResolver {
     uint64_t starttime_ticks = 0;
     bool seen = false;  // looked up since the previous end_cycle()
     ProcessInfo info;
+    // /proc/<pid>/stat kept open: a known process costs one pread per cycle
+    // (CPU and RSS both come from it); reading it fails once the process exits.
+    std::unique_ptr<base::CachedFile> stat;
   };
   struct FileStamp {
     bool exists = false;
@@ -108,6 +113,7 @@ class ProcessResolver {
   procfs::Fs fs_;
   std::unordered_map<uint32_t, Entry> entries_;
   ProcessInfo gone_;  // returned for exited processes
+  double page_size_ = 4096;
   std::string buf_;   // file read buffer, reused
 
   procfs::UserNames users_;

@@ -6,18 +6,25 @@
 
 namespace llmon::procfs {
 
-Expected<PidStat> parse_pid_stat(std::string_view text) {
+Status split_stat(std::string_view text, std::string_view& comm, std::vector<std::string_view>& fields) {
   size_t open = text.find('(');
   size_t close = text.rfind(')');
   if (open == std::string_view::npos || close == std::string_view::npos || close < open)
     return Status::error("stat: no \"(comm)\" field");
   if (!base::parse_u64(base::trim(text.substr(0, open)))) return Status::error("stat: field 1 (pid) is not a number");
+  comm = text.substr(open + 1, close - open - 1);
+  fields.clear();
+  base::split_fields(base::trim(text.substr(close + 1)), fields);
+  return Status::ok();
+}
+
+Expected<PidStat> parse_pid_stat(std::string_view text) {
+  std::string_view comm;
   std::vector<std::string_view> f;
-  base::split_fields(base::trim(text.substr(close + 1)), f);
-  // f[0] is field 3 (state): field N is f[N - 3].
+  if (Status st = split_stat(text, comm, f); !st) return st;
   if (f.size() < 20) return Status::error("stat: expected at least 22 fields, got " + std::to_string(f.size() + 2));
   PidStat s;
-  s.comm = std::string(text.substr(open + 1, close - open - 1));
+  s.comm = std::string(comm);
   if (f[0].size() != 1) return Status::error("stat: field 3 (state) is not one letter: \"" + std::string(f[0]) + "\"");
   s.state = f[0][0];
   for (auto [field, dst] :

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "base/status.h"
 
@@ -26,6 +27,11 @@ struct PidStat {
 // (comm itself may contain ')'); fields are counted after it. Needs fields
 // up to 22; the later ones (52 on current kernels) are not read.
 Expected<PidStat> parse_pid_stat(std::string_view text);
+
+// The split both stat parsers share: `comm` (between the first '(' and the
+// last ')') and the fields after it, fields[0] being field 3 (state), so
+// field N is fields[N - 3]. Checks the pid and the parentheses only.
+Status split_stat(std::string_view text, std::string_view& comm, std::vector<std::string_view>& fields);
 
 struct PidStatus {
   uint32_t uid = 0;        // first value of "Uid:" (the real uid)

@@ -4,15 +4,14 @@
 #include <vector>
 
 #include "base/strings.h"
+#include "procfs/pid_stat.h"
 
 namespace llmon::procfs {
 
 Expected<ProcessStat> parse_process_stat(std::string_view text) {
-  size_t close = text.rfind(')');
-  if (close == std::string_view::npos) return Status::error("stat: no \")\" closing the command name");
-  std::vector<std::string_view> f;
-  base::split_fields(base::trim(text.substr(close + 1)), f);
-  // f[0] is field 3 (state): field N is f[N - 3].
+  std::string_view comm;
+  std::vector<std::string_view> f;  // f[0] is field 3 (state): field N is f[N - 3]
+  if (Status st = split_stat(text, comm, f); !st) return st;
   if (f.size() < 22) return Status::error("stat: expected at least 24 fields, got " + std::to_string(f.size() + 2));
   auto u64 = [&](int field, uint64_t& out) -> Status {
     auto v = base::parse_u64(f[static_cast<size_t>(field - 3)]);

@@ -1,6 +1,7 @@
 #include "gpu/process_info.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 #include <stdlib.h>
 
 #include <chrono>
@@ -197,13 +198,15 @@ TEST(ProcessResolver, CpuAndRssAreReadEveryLookupStaticPartsAreCached) {
   TempHost h;
   ProcessResolver r(h.fs());
   EXPECT_EQ(r.lookup(5301).user, "bob");
-  // Same process (same starttime): new CPU and RSS, but command and cgroup are cached.
+  // Same process (same starttime): new CPU and RSS (both from the kept-open
+  // stat file: field 24 is RSS in pages), but user, command and cgroup are cached.
   h.set_stat_field(5301, 14, "100000");
+  h.set_stat_field(5301, 24, "256");
   h.write("proc/5301/status", "Name:\tjupyter-lab\nUid:\t1000\t1000\t1000\t1000\nVmRSS:\t1024 kB\n");
   h.write("proc/5301/cgroup", "0::/system.slice/docker-" + std::string(kVllmId) + ".scope\n");
   const ProcessInfo& p = r.lookup(5301);
   EXPECT_DOUBLE_EQ(p.cpu_seconds, (100000 + 8122) / 100.0);
-  EXPECT_DOUBLE_EQ(p.rss_bytes, 1024 * 1024.0);
+  EXPECT_DOUBLE_EQ(p.rss_bytes, 256 * static_cast<double>(::sysconf(_SC_PAGESIZE)));
   EXPECT_EQ(p.user, "bob");
   EXPECT_EQ(p.container, "");
 }

@@ -1,5 +1,6 @@
 #include "gpu/nvml/nvml_backend.h"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstring>
@@ -38,6 +39,7 @@ struct NvmlBackend::State {
   int64_t req_ms = 0;
   std::shared_ptr<const Sample> result;
   uint64_t timeouts = 0;
+  bool answered_once = false;  // a sample has completed
 
   // Worker-thread only (calls read atomically through lib).
   std::shared_ptr<NvmlLibrary> lib;
@@ -146,6 +148,7 @@ void NvmlBackend::State::run() {
     std::lock_guard lk(mu);
     result = std::move(r);
     done_seq = seq;
+    answered_once = true;
     busy = false;
     cv.notify_all();
     if (stop) break;
@@ -177,14 +180,21 @@ NvmlBackend::Result NvmlBackend::collect(int64_t now_ms) {
   auto t0 = std::chrono::steady_clock::now();
   std::unique_lock lk(s_->mu);
   if (s_->busy) {
-    res.stuck = true;
+    res.stuck = s_->answered_once;
+    res.initialising = !s_->answered_once;
     return res;
   }
   uint64_t seq = ++s_->req_seq;
   s_->req_ms = now_ms;
   s_->cv.notify_all();
-  bool done = s_->cv.wait_for(lk, std::chrono::milliseconds(s_->opt.timeout_ms), [&] { return s_->done_seq == seq; });
+  int64_t wait_ms = s_->answered_once ? s_->opt.timeout_ms : std::max(s_->opt.timeout_ms, s_->opt.first_timeout_ms);
+  bool done = s_->cv.wait_for(lk, std::chrono::milliseconds(wait_ms), [&] { return s_->done_seq == seq; });
   res.seconds = seconds_since(t0);
+  if (!done && !s_->answered_once) {
+    res.initialising = true;
+    s_->log->info("NVML still initialising; GPU series will follow", {{"waited_ms", std::to_string(wait_ms)}});
+    return res;
+  }
   if (!done) {
     ++s_->timeouts;
     res.timed_out = true;

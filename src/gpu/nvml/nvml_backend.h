@@ -31,6 +31,10 @@ namespace llmon::gpu::nvml {
 struct BackendOptions {
   std::string library = "libnvidia-ml.so.1";
   int64_t timeout_ms = 2000;
+  // The first sample includes dlopen and nvmlInit, which take seconds on a
+  // large host without persistence mode: it may take this long instead,
+  // and running over is reported as `initialising`, not as a timeout.
+  int64_t first_timeout_ms = 10000;
   int64_t retry_ms = 30000;
   bool events = true;
   unsigned event_wait_ms = 500;
@@ -48,6 +52,7 @@ class NvmlBackend {
     std::shared_ptr<const Sample> sample;  // null on timeout / stuck
     bool timed_out = false;  // this cycle waited timeout_ms in vain
     bool stuck = false;      // an earlier call is still inside the driver
+    bool initialising = false;  // the first sample (library load, nvmlInit) is still running
     double seconds = 0;      // how long the sampling took (or was waited for)
   };
   Result collect(int64_t now_ms);

@@ -1,0 +1,191 @@
+// The NVML back end against the fake libnvidia-ml.so.1 (tests/fake_nvml),
+// loaded through the real dlopen path: symbol resolution with fallbacks,
+// call counts per GPU per cycle, the 32-byte process stride, lost GPUs,
+// counter wraps, garbage values and Xid events.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "gpu/nvml/event_watcher.h"
+#include "gpu/nvml/nvml_library.h"
+#include "gpu/nvml/nvml_sampler.h"
+#include "support/test_paths.h"
+
+namespace llmon::gpu::nvml {
+namespace {
+
+std::string build_dir() {
+  std::string bin = testing::llmon_binary();
+  return bin.substr(0, bin.rfind('/'));
+}
+std::string fake() { return build_dir() + "/fake_nvml/libnvidia-ml.so.1"; }
+std::string legacy() { return build_dir() + "/fake_nvml/legacy/libnvidia-ml.so.1"; }
+std::string scenario(const char* name) { return testing::source_dir() + "/tests/fake_nvml/scenarios/" + name; }
+
+// Loads a fake library and initialises it on `scenario_file`.
+std::unique_ptr<NvmlLibrary> open_fake(const std::string& lib, const std::string& scenario_file) {
+  ::setenv("LLMON_FAKE_NVML_SCENARIO", scenario_file.c_str(), 1);
+  auto l = NvmlLibrary::load(lib);
+  EXPECT_TRUE(l) << l.error();
+  if (!l) return nullptr;
+  EXPECT_EQ((*l)->call<FnVoid>(Fn::kInit), kSuccess);
+  return std::move(*l);
+}
+
+const DeviceSample* by_gpu(const Sample& s, const std::string& gpu) {
+  for (const auto& d : s.devices)
+    if (d.id.gpu == gpu) return &d;
+  return nullptr;
+}
+
+TEST(NvmlLibrary, MissingLibraryAndNonNvmlLibraryAreClearErrors) {
+  auto none = NvmlLibrary::load("/nonexistent/libnvidia-ml.so.1");
+  ASSERT_FALSE(none);
+  EXPECT_NE(none.error().find("/nonexistent/libnvidia-ml.so.1"), std::string::npos) << none.error();
+  auto z = NvmlLibrary::load("libz.so.1");
+  ASSERT_FALSE(z);
+  EXPECT_NE(z.error().find("is not an NVML library"), std::string::npos) << z.error();
+}
+
+TEST(NvmlLibrary, ResolvesNewestSymbolsAndFallsBackOnAnOlderDriver) {
+  auto cur = NvmlLibrary::load(fake());
+  ASSERT_TRUE(cur) << cur.error();
+  EXPECT_EQ((*cur)->symbol(Fn::kComputeProcesses), "nvmlDeviceGetComputeRunningProcesses_v3");
+  EXPECT_EQ((*cur)->symbol(Fn::kMemoryInfoV2), "nvmlDeviceGetMemoryInfo_v2");
+  EXPECT_EQ((*cur)->symbol(Fn::kPciInfo), "nvmlDeviceGetPciInfo_v3");
+  EXPECT_EQ((*cur)->symbol(Fn::kClockEventReasons), "nvmlDeviceGetCurrentClocksEventReasons");
+  auto old = NvmlLibrary::load(legacy());
+  ASSERT_TRUE(old) << old.error();
+  EXPECT_EQ((*old)->symbol(Fn::kComputeProcesses), "nvmlDeviceGetComputeRunningProcesses_v2");
+  EXPECT_FALSE((*old)->has(Fn::kMemoryInfoV2));
+  EXPECT_EQ((*old)->symbol(Fn::kClockEventReasons), "nvmlDeviceGetCurrentClocksThrottleReasons");
+  EXPECT_EQ((*old)->symbol(Fn::kEventSetWait), "nvmlEventSetWait");
+  EXPECT_EQ((*old)->call<FnDevMemoryV2>(Fn::kMemoryInfoV2, nullptr, nullptr), kErrFunctionNotFound);
+}
+
+TEST(NvmlSampler, EightH100sWithFewCallsPerGpuPerCycle) {
+  auto lib = open_fake(fake(), scenario("h100x8.json"));
+  ASSERT_TRUE(lib);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  Sample s;
+  for (int tick = 0; tick < 3; ++tick) sampler.sample(1000 * (tick + 1), s);  // slow cycle 0, settle by tick 2
+  uint64_t before = lib->total_calls();
+  sampler.sample(4000, s);
+  uint64_t per_cycle = lib->total_calls() - before;
+  ASSERT_TRUE(s.up);
+  ASSERT_EQ(s.devices.size(), 8u);
+  // Steady state: GetCount once, then per GPU the fast calls (see
+  // nvml_sampler.h); 12 processes add process lists and utilisation.
+  double per_gpu = static_cast<double>(per_cycle - 1) / 8;
+  EXPECT_LE(per_gpu, 20.0) << per_cycle << " calls in one cycle";
+  EXPECT_GE(per_gpu, 10.0) << per_cycle << " calls in one cycle";
+  const auto* g0 = by_gpu(s, "0");
+  ASSERT_NE(g0, nullptr);
+  EXPECT_EQ(g0->id.uuid, "GPU-4f6c2a1e-9b3d-7e85-0c14-a2d8f61b93e7");
+  EXPECT_EQ(g0->id.pci_bus_id, "00000000:18:00.0");
+  EXPECT_EQ(g0->id.device, "nvidia0");
+  EXPECT_DOUBLE_EQ(g0->get(V::kGpuUtil), 0.97);
+  EXPECT_DOUBLE_EQ(g0->get(V::kFbUsedBytes), 76235669504.0);   // v2: reserved not included
+  EXPECT_DOUBLE_EQ(g0->get(V::kFbReservedBytes), 607125504.0);
+  EXPECT_DOUBLE_EQ(g0->get(V::kPowerW), 652.0);
+  EXPECT_DOUBLE_EQ(g0->get(V::kSmClockHz), 1980e6);
+  EXPECT_TRUE(std::isnan(g0->get(V::kFanSpeed)));  // SXM: NOT_SUPPORTED, not 0
+  // The fan call answered NOT_SUPPORTED once and is not made again.
+  uint64_t fan = lib->calls(Fn::kFanSpeed);
+  sampler.sample(5000, s);
+  EXPECT_EQ(lib->calls(Fn::kFanSpeed), fan);
+  ASSERT_EQ(g0->processes.size(), 1u);
+  EXPECT_EQ(g0->processes[0].pid, 4101u);
+  lib->call<FnVoid>(Fn::kShutdown);
+}
+
+TEST(NvmlSampler, DetectsThe32ByteProcessStrideOfR535Drivers) {
+  auto lib = open_fake(fake(), scenario("legacy_r535.json"));
+  ASSERT_TRUE(lib);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  Sample s;
+  sampler.sample(1000, s);
+  ASSERT_EQ(s.devices.size(), 1u);
+  const auto& p = s.devices[0].processes;
+  ASSERT_EQ(p.size(), 2u);
+  EXPECT_EQ(p[0].pid, 4101u);
+  EXPECT_DOUBLE_EQ(p[0].used_memory_bytes, 32212254720.0);
+  EXPECT_EQ(p[1].pid, 5201u);
+  EXPECT_DOUBLE_EQ(p[1].used_memory_bytes, 8589934592.0);
+  lib->call<FnVoid>(Fn::kShutdown);
+}
+
+TEST(NvmlSampler, LostGpuComesBackGarbageIsDroppedAndCountersUnwrap) {
+  auto lib = open_fake(fake(), scenario("faults.json"));
+  ASSERT_TRUE(lib);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  std::vector<Sample> cycles(8);
+  // Tick 4 hangs 3 s in nvmlDeviceGetPowerUsage (the sampler itself waits;
+  // the backend's timeout is tested by tests/integration/gpu_faults_test.sh).
+  for (int t = 0; t < 8; ++t) sampler.sample(1000 * (t + 1), cycles[t]);
+  // GPU 1 is lost at ticks 3..5.
+  const auto* before = by_gpu(cycles[2], "1");
+  const auto* lost = by_gpu(cycles[3], "1");
+  ASSERT_NE(before, nullptr);
+  ASSERT_NE(lost, nullptr);
+  EXPECT_FALSE(before->lost);
+  EXPECT_TRUE(lost->lost);
+  EXPECT_TRUE(std::isnan(lost->get(V::kGpuUtil)));
+  const auto* back = by_gpu(cycles[7], "1");
+  ASSERT_NE(back, nullptr);
+  EXPECT_FALSE(back->lost);
+  EXPECT_EQ(back->id.uuid, before->id.uuid);
+  // Tick 1 has gpu_util 250 % and a temperature of 4294967295: dropped.
+  const auto* g0t1 = by_gpu(cycles[1], "0");
+  ASSERT_NE(g0t1, nullptr);
+  EXPECT_TRUE(std::isnan(g0t1->get(V::kGpuUtil)));
+  EXPECT_TRUE(std::isnan(g0t1->get(V::kGpuTempC)));
+  EXPECT_TRUE(std::isnan(g0t1->get(V::kMemCopyUtil)));  // 101 %
+  // 32-bit PCIe TX counter from 4289000000 by 2500000 per tick wraps after tick 2.
+  double prev = by_gpu(cycles[0], "0")->get(V::kPcieTxBytes);
+  for (int t : {1, 2, 3}) {
+    double now = by_gpu(cycles[t], "0")->get(V::kPcieTxBytes);
+    EXPECT_DOUBLE_EQ(now - prev, 2500000.0) << "tick " << t;
+    prev = now;
+  }
+  // NO_PERMISSION on remapped rows: absent, and counted nowhere as an error.
+  EXPECT_TRUE(std::isnan(by_gpu(cycles[7], "0")->get(V::kRemapCorrectable)));
+  lib->call<FnVoid>(Fn::kShutdown);
+}
+
+TEST(EventWatcher, CountsXidEventsPerGpu) {
+  ::setenv("LLMON_FAKE_NVML_SCENARIO", scenario("h100x8.json").c_str(), 1);
+  auto l = NvmlLibrary::load(fake());
+  ASSERT_TRUE(l) << l.error();
+  std::shared_ptr<NvmlLibrary> lib(std::move(*l));
+  ASSERT_EQ(lib->call<FnVoid>(Fn::kInit), kSuccess);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  Sample s;
+  sampler.sample(1000, s);
+  {
+    EventWatcher w(lib, log, 50);
+    w.watch(sampler.handles());
+    std::string uuid5 = by_gpu(s, "5")->id.uuid;
+    EventCounts c;
+    for (int t = 1; t < 8; ++t) sampler.sample(1000 * (t + 1), s);
+    for (int i = 0; i < 100; ++i) {
+      if (w.counts(uuid5, c) && c.xid[13] == 2) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    EXPECT_EQ(c.xid[13], 2u);
+    EXPECT_DOUBLE_EQ(c.last_xid, 13);
+    EventCounts c0;
+    ASSERT_TRUE(w.counts(by_gpu(s, "0")->id.uuid, c0));
+    EXPECT_TRUE(c0.xid.empty());
+  }  // the watcher stops within its wait
+  lib->call<FnVoid>(Fn::kShutdown);
+}
+
+}  // namespace
+}  // namespace llmon::gpu::nvml
