@@ -7,7 +7,8 @@
 //
 // Options: nvml.library, collector.gpu.hostname-label (Hostname | hostname |
 // none), collector.gpu.hostname (default: the node name from uname),
-// collector.gpu.timeout, collector.gpu.processes, collector.gpu.events.
+// collector.gpu.timeout, collector.gpu.processes, collector.gpu.events,
+// collector.gpu.gpm.
 // A host without NVIDIA GPUs pays one dlopen attempt every 30 s and exposes
 // only llmon_gpu_backend_up 0 with the reason.
 #include <array>
@@ -49,7 +50,10 @@ class GpuNvidiaCollector final : public Collector {
         procs_(ctx.fs),
         processes_(ctx.option_bool("collector.gpu.processes", true)) {
     auto mode = gpu::parse_hostname_label(ctx.option("collector.gpu.hostname-label", "Hostname"));
-    mode_ = mode ? *mode : gpu::HostnameLabel::kUpper;
+    if (mode)
+      mode_ = *mode;
+    else
+      config_error_ = mode.status().with_context("collector.gpu.hostname-label");
     hostname_ = ctx.option("collector.gpu.hostname");
     if (hostname_.empty()) {
       UnameInfo u;
@@ -58,6 +62,7 @@ class GpuNvidiaCollector final : public Collector {
   }
 
   Status collect(model::SnapshotBuilder& out) override {
+    if (!config_error_.is_ok()) return config_error_;
     auto r = backend_.collect(out.timestamp_ms());
     if (r.timed_out) ++timeouts_;
     out.family("llmon_gpu_sample_timeouts_total",
@@ -107,6 +112,7 @@ class GpuNvidiaCollector final : public Collector {
     o.timeout_ms = t && *t > 0 ? *t : 2000;
     o.events = ctx.option_bool("collector.gpu.events", true);
     o.sampler.processes = ctx.option_bool("collector.gpu.processes", true);
+    o.sampler.gpm = ctx.option_bool("collector.gpu.gpm", true);
     return o;
   }
 
@@ -315,6 +321,7 @@ class GpuNvidiaCollector final : public Collector {
   gpu::LabelScheme scheme_;
   bool scheme_ready_ = false;
   uint64_t timeouts_ = 0;
+  Status config_error_;
   std::vector<std::vector<std::string>> dev_labels_;
   std::vector<std::string> tmp_;
   std::vector<std::string_view> pl_;

@@ -65,6 +65,10 @@ std::vector<FlagSpec> build_table() {
        collect},
       {"collector.gpu.processes", K::kBool, "true",
        "Per-process GPU metrics (llmon_gpu_process_*) with user, container, pod and namespace.", collect},
+      {"collector.gpu.gpm", K::kBool, "true",
+       "GPM profiling metrics (DCGM_FI_PROF_* SM, tensor and DRAM activity) on Hopper and newer GPUs. "
+       "Turn off if another profiler (DCGM profiling, Nsight) needs the counters.",
+       collect},
       {"collector.gpu.events", K::kBool, "true",
        "Watch NVML events for Xid and other critical errors (llmon_gpu_xid_errors_total).", collect},
       {"snapshot.interval", K::kDuration, "1s", "Time between the two cycles `llmon snapshot` compares.",

@@ -1,6 +1,6 @@
 // Process-wide state of the fake libnvidia-ml.so.1: the loaded scenario, the tick (number of nvmlDeviceGetCount*
-// calls), handles, event sets and per-function call counts, behind one mutex. A shared library that implements a
-// C ABI with init/shutdown reference counting has to keep this state global; it lives only here.
+// calls), handles, event sets, GPM sample buffers and per-function call counts, behind one mutex. A shared library
+// that implements a C ABI with init/shutdown reference counting has to keep this state global; it lives only here.
 // Thread-safety: every exported function takes the mutex through a Call; nothing sleeps while holding it
 // (hangs release it; nvmlEventSetWait waits on a condition variable).
 #pragma once
@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -30,6 +31,14 @@ struct nvmlDevice_st {
 struct nvmlEventSet_st {
   std::map<int, unsigned long long> masks;     // gpu index -> registered event types
   std::set<std::pair<int, size_t>> delivered;  // (gpu index, event index) already returned
+};
+
+// A GPM sample buffer (nvmlGpmSampleAlloc): which GPU (and GPU instance) it was last filled on, and at which tick.
+struct nvmlGpmSample_st {
+  bool filled = false;
+  nvmlDevice_st* device = nullptr;       // the GPU handle passed to nvmlGpm(Mig)SampleGet
+  std::optional<unsigned> gpu_instance;  // nvmlGpmMigSampleGet's gpuInstanceId; nullopt: the whole GPU
+  uint64_t tick = 0;
 };
 
 namespace fake_nvml {
@@ -53,6 +62,7 @@ struct State {
   std::vector<nvmlDevice_st*> gpu_handles;
   std::vector<std::vector<nvmlDevice_st*>> mig_handles;  // per gpu, per instance
   std::set<nvmlEventSet_st*> event_sets;
+  std::unordered_set<nvmlGpmSample_st*> gpm_samples;  // allocated and not yet freed; kept across shutdown/init
 
   std::map<std::string, uint64_t> call_counts;
   std::string call_log_path;

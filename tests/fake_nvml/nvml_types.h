@@ -237,6 +237,55 @@ typedef enum nvmlNvLinkErrorCounter_enum {
 #define NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_THERM_SLOWDOWN 252
 #define NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN 253
 
+// GPM, "GPU performance monitoring" (Hopper and newer; NVML 12.2 exact, METRIC_MAX as in [API-13]).
+typedef struct nvmlGpmSample_st* nvmlGpmSample_t;
+#define NVML_GPM_SUPPORT_VERSION 1
+#define NVML_GPM_METRICS_GET_VERSION 1
+#define NVML_GPM_METRIC_MAX 210  // [API-13]; 98 in NVML 12.2 (the struct only grows at its end)
+
+typedef enum nvmlGpmMetricId_enum {
+  NVML_GPM_METRIC_GRAPHICS_UTIL = 1,
+  NVML_GPM_METRIC_SM_UTIL = 2,
+  NVML_GPM_METRIC_SM_OCCUPANCY = 3,
+  NVML_GPM_METRIC_INTEGER_UTIL = 4,
+  NVML_GPM_METRIC_ANY_TENSOR_UTIL = 5,
+  NVML_GPM_METRIC_DFMA_TENSOR_UTIL = 6,
+  NVML_GPM_METRIC_HMMA_TENSOR_UTIL = 7,
+  NVML_GPM_METRIC_IMMA_TENSOR_UTIL = 9,
+  NVML_GPM_METRIC_DRAM_BW_UTIL = 10,
+  NVML_GPM_METRIC_FP64_UTIL = 11,
+  NVML_GPM_METRIC_FP32_UTIL = 12,
+  NVML_GPM_METRIC_FP16_UTIL = 13,
+  NVML_GPM_METRIC_PCIE_TX_PER_SEC = 20,
+  NVML_GPM_METRIC_PCIE_RX_PER_SEC = 21,
+  NVML_GPM_METRIC_NVLINK_TOTAL_RX_PER_SEC = 60,
+  NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC = 61,
+} nvmlGpmMetricId_t;
+
+typedef struct nvmlGpmSupport_st {
+  unsigned int version;  // IN: NVML_GPM_SUPPORT_VERSION
+  unsigned int isSupportedDevice;
+} nvmlGpmSupport_t;
+
+typedef struct nvmlGpmMetric_st {
+  unsigned int metricId;    // IN: NVML_GPM_METRIC_*
+  nvmlReturn_t nvmlReturn;  // OUT: this entry's status
+  double value;             // OUT: % (0.0-100.0) or MiB/s
+  struct {
+    char* shortName;
+    char* longName;
+    char* unit;
+  } metricInfo;  // OUT: static strings of the library, or NULL
+} nvmlGpmMetric_t;
+
+typedef struct nvmlGpmMetricsGet_st {
+  unsigned int version;     // IN: NVML_GPM_METRICS_GET_VERSION
+  unsigned int numMetrics;  // IN: entries used in metrics[]
+  nvmlGpmSample_t sample1;  // IN: the earlier sample
+  nvmlGpmSample_t sample2;  // IN: the later sample
+  nvmlGpmMetric_t metrics[NVML_GPM_METRIC_MAX];
+} nvmlGpmMetricsGet_t;
+
 }  // extern "C"
 
 // Layout pins (x86-64). A failure here means this header, not the fake, is wrong.
@@ -282,3 +331,17 @@ static_assert(offsetof(nvmlFieldValue_t, latencyUsec) == 16);
 static_assert(offsetof(nvmlFieldValue_t, valueType) == 24);
 static_assert(offsetof(nvmlFieldValue_t, nvmlReturn) == 28);
 static_assert(offsetof(nvmlFieldValue_t, value) == 32);
+static_assert(sizeof(nvmlGpmSample_t) == 8);
+static_assert(sizeof(nvmlGpmSupport_t) == 8);
+static_assert(offsetof(nvmlGpmSupport_t, isSupportedDevice) == 4);
+static_assert(sizeof(nvmlGpmMetric_t) == 40);
+static_assert(offsetof(nvmlGpmMetric_t, nvmlReturn) == 4);
+static_assert(offsetof(nvmlGpmMetric_t, value) == 8);
+static_assert(offsetof(nvmlGpmMetric_t, metricInfo) == 16);
+static_assert(offsetof(nvmlGpmMetric_t, metricInfo.longName) == 24);
+static_assert(offsetof(nvmlGpmMetric_t, metricInfo.unit) == 32);
+static_assert(offsetof(nvmlGpmMetricsGet_t, numMetrics) == 4);
+static_assert(offsetof(nvmlGpmMetricsGet_t, sample1) == 8);
+static_assert(offsetof(nvmlGpmMetricsGet_t, sample2) == 16);
+static_assert(offsetof(nvmlGpmMetricsGet_t, metrics) == 24);
+static_assert(sizeof(nvmlGpmMetricsGet_t) == 24 + 210 * 40);  // 8424; 3944 with the 12.2 header's 98 entries

@@ -118,6 +118,46 @@ Series parse_series(const json& j, const std::string& ptr) {
   return Series::constant(as_opt_u64(j, ptr));
 }
 
+std::optional<double> as_opt_real(const json& j, const std::string& ptr) {
+  if (j.is_null()) return std::nullopt;
+  if (!j.is_number()) fail(ptr, std::string("expected a number, got ") + j.type_name());
+  return j.get<double>();
+}
+
+RealSeries parse_real_series(const json& j, const std::string& ptr) {
+  std::vector<std::optional<double>> v;
+  if (j.is_array()) {
+    if (j.empty()) fail(ptr, "empty array");
+    for (size_t i = 0; i < j.size(); ++i) v.push_back(as_opt_real(j[i], ptr + "/" + std::to_string(i)));
+  } else {
+    v.push_back(as_opt_real(j, ptr));
+  }
+  return RealSeries(std::move(v));
+}
+
+// {"values": {...}} of a MIG instance, or {"supported": bool, "values": {...}} of a GPU.
+GpmValues parse_gpm(const json& j, const std::string& ptr, bool* supported) {
+  Obj o(j, ptr);
+  GpmValues out;
+  if (supported) {
+    *supported = true;
+    if (const json* v = o.get("supported")) {
+      if (!v->is_boolean()) fail(o.at("supported"), std::string("expected true or false, got ") + v->type_name());
+      *supported = v->get<bool>();
+    }
+  }
+  if (const json* v = o.get("values")) {
+    Obj vo(*v, o.at("values"));
+    for (int k = 0; k < kGpmKeyCount; ++k) {
+      const std::string key(gpm_key_name(static_cast<GpmKey>(k)));
+      if (const json* e = vo.get(key)) out[k] = parse_real_series(*e, vo.at(key));
+    }
+    vo.finish();
+  }
+  o.finish();
+  return out;
+}
+
 std::optional<Series> opt_series(Obj& o, const std::string& key) {
   const json* v = o.get(key);
   if (!v) return std::nullopt;
@@ -246,6 +286,7 @@ Mig parse_mig(const json& j, const std::string& ptr) {
     in.memory_total = opt_series(io, "memory_total_bytes");
     in.memory_used = opt_series(io, "memory_used_bytes");
     in.memory_reserved = opt_series(io, "memory_reserved_bytes");
+    if (const json* v = io.get("gpm")) in.gpm = parse_gpm(*v, io.at("gpm"), nullptr);
     return in;
   });
   std::set<unsigned> slots;
@@ -292,6 +333,7 @@ Device parse_device(Obj& o) {
     for (int k = 0; k < kKeyCount; ++k) d.values[k] = opt_series(vo, std::string(value_key_name(static_cast<Key>(k))));
     vo.finish();
   }
+  if (const json* v = o.get("gpm")) d.gpm = parse_gpm(*v, o.at("gpm"), &d.gpm_supported);
   if (const json* v = o.get("pcie_counter_type")) {
     std::string t = as_string(*v, o.at("pcie_counter_type"));
     if (t == "uint")
@@ -377,6 +419,14 @@ constexpr std::string_view kKeyNames[] = {
 // clang-format on
 static_assert(std::size(kKeyNames) == kKeyCount, "one JSON name per Key");
 
+// clang-format off
+constexpr std::string_view kGpmKeyNames[] = {
+    "graphics_util", "sm_util", "sm_occupancy", "tensor_util", "dram_bw_util", "fp64_util", "fp32_util", "fp16_util",
+    "pcie_tx_mib_per_sec", "pcie_rx_mib_per_sec", "nvlink_tx_mib_per_sec", "nvlink_rx_mib_per_sec",
+};
+// clang-format on
+static_assert(std::size(kGpmKeyNames) == kGpmKeyCount, "one JSON name per GpmKey");
+
 struct CodeName {
   nvmlReturn_t code;
   const char* name;
@@ -426,6 +476,10 @@ std::optional<uint64_t> Series::at(Tick t) const {
 
 std::string_view value_key_name(Key k) {
   return kKeyNames[static_cast<int>(k)];
+}
+
+std::string_view gpm_key_name(GpmKey k) {
+  return kGpmKeyNames[static_cast<int>(k)];
 }
 
 bool FunctionMatch::matches(std::string_view fn) const {

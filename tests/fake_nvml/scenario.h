@@ -61,6 +61,34 @@ std::string_view value_key_name(Key k);
 
 using Values = std::array<std::optional<Series>, kKeyCount>;
 
+// A per-tick GPM metric value, a double: constant or array (held at its last element); a missing element (JSON
+// null) is NOT_SUPPORTED at that tick. Unlike Series, any JSON number is kept as is, fractions and negatives included.
+class RealSeries {
+ public:
+  explicit RealSeries(std::vector<std::optional<double>> v) : values_(std::move(v)) {}
+  std::optional<double> at(Tick t) const { return values_[t < values_.size() ? t : values_.size() - 1]; }
+
+ private:
+  std::vector<std::optional<double>> values_;  // never empty
+};
+
+// GPM value keys ("gpm"/"values"); the JSON key is gpm_key_name(k).
+// clang-format off
+enum class GpmKey : int {
+  kGraphicsUtil, kSmUtil, kSmOccupancy, kTensorUtil, kDramBwUtil, kFp64Util, kFp32Util, kFp16Util,
+  kPcieTxMibPerSec, kPcieRxMibPerSec, kNvlinkTxMibPerSec, kNvlinkRxMibPerSec,
+  kCount
+};
+// clang-format on
+constexpr int kGpmKeyCount = static_cast<int>(GpmKey::kCount);
+std::string_view gpm_key_name(GpmKey k);
+
+using GpmValues = std::array<std::optional<RealSeries>, kGpmKeyCount>;
+inline std::optional<double> gpm_value(const GpmValues& v, GpmKey k, Tick t) {
+  const auto& s = v[static_cast<int>(k)];
+  return s ? s->at(t) : std::nullopt;
+}
+
 struct TickRange {
   Tick from = 0;
   std::optional<Tick> to;  // inclusive; nullopt = forever
@@ -100,6 +128,7 @@ struct MigInstance {
   std::string uuid, name;
   unsigned gi = 0, ci = 0;
   std::optional<Series> memory_total, memory_used, memory_reserved;
+  GpmValues gpm;  // "gpm": {"values": ...}, served by nvmlGpmMigSampleGet for this instance's gi
 };
 
 struct Mig {
@@ -129,6 +158,8 @@ struct Device {
   bool mig_capable = false;  // a "mig" object is present
   Mig mig;
   std::vector<Event> events;
+  bool gpm_supported = false;  // a "gpm" object is present and not "supported": false
+  GpmValues gpm;
 
   std::optional<uint64_t> value(Key k, Tick t) const {
     const auto& s = values[static_cast<int>(k)];

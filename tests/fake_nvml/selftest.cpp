@@ -14,6 +14,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -352,7 +353,13 @@ void case_legacy_symbols() {
                                            "nvmlDeviceGetCurrentClocksEventReasons",
                                            "nvmlSystemGetCudaDriverVersion_v2",
                                            "nvmlDeviceGetPciInfo_v3",
-                                           "nvmlEventSetWait_v2"};
+                                           "nvmlEventSetWait_v2",
+                                           "nvmlGpmQueryDeviceSupport",
+                                           "nvmlGpmSampleAlloc",
+                                           "nvmlGpmSampleFree",
+                                           "nvmlGpmSampleGet",
+                                           "nvmlGpmMigSampleGet",
+                                           "nvmlGpmMetricsGet"};
   static const char* kInBoth[] = {"nvmlInit_v2",
                                   "nvmlInit",
                                   "nvmlDeviceGetCount_v2",
@@ -555,6 +562,18 @@ void case_init_variants() {
       {write_temp("bad_value.json", R"({"devices": [{"uuid": "GPU-1", "name": "x", "pci": {"bus_id": "00000000:01:00.0",
         "pci_device_id": 1}, "values": {"gpu_util": [1, "x"]}}]})"),
        "/devices/0/values/gpu_util/1"},
+      {write_temp("bad_gpm_key.json",
+                  R"({"devices": [{"uuid": "GPU-1", "name": "x", "pci": {"bus_id": "00000000:01:00.0",
+        "pci_device_id": 1}, "gpm": {"values": {"sm_utl": 5}}}]})"),
+       "/devices/0/gpm/values/sm_utl"},
+      {write_temp("bad_gpm_value.json",
+                  R"({"devices": [{"uuid": "GPU-1", "name": "x", "pci": {"bus_id": "00000000:01:00.0",
+        "pci_device_id": 1}, "gpm": {"supported": true, "values": {"sm_util": [1.5, "0x10"]}}}]})"),
+       "/devices/0/gpm/values/sm_util/1"},
+      {write_temp("bad_gpm_supported.json",
+                  R"({"devices": [{"uuid": "GPU-1", "name": "x", "pci": {"bus_id": "00000000:01:00.0",
+        "pci_device_id": 1}, "gpm": {"supported": 1}}]})"),
+       "/devices/0/gpm/supported"},
       {g_paths.tmp + "/does_not_exist.json", "cannot open"},
   };
   for (const auto& bad : kBad) {
@@ -707,6 +726,339 @@ void case_concurrent_threads() {
   CHECK_EQ(std::count(xids.begin(), xids.end(), 79ULL), 1);
 }
 
+// ---------------------------------------------------------------------------------------------------------------
+// GPM. The functions, resolved by name.
+struct GpmApi {
+  explicit GpmApi(const Nvml& nvml)
+      : query(nvml.fn<nvmlReturn_t(nvmlDevice_t, nvmlGpmSupport_t*)>("nvmlGpmQueryDeviceSupport")),
+        alloc(nvml.fn<nvmlReturn_t(nvmlGpmSample_t*)>("nvmlGpmSampleAlloc")),
+        free(nvml.fn<nvmlReturn_t(nvmlGpmSample_t)>("nvmlGpmSampleFree")),
+        get(nvml.fn<nvmlReturn_t(nvmlDevice_t, nvmlGpmSample_t)>("nvmlGpmSampleGet")),
+        mig_get(nvml.fn<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlGpmSample_t)>("nvmlGpmMigSampleGet")),
+        metrics(nvml.fn<nvmlReturn_t(nvmlGpmMetricsGet_t*)>("nvmlGpmMetricsGet")) {}
+  nvmlGpmSample_t sample() const {
+    nvmlGpmSample_t s = nullptr;
+    CHECK_EQ(alloc(&s), NVML_SUCCESS);
+    CHECK(s != nullptr);
+    return s;
+  }
+  unsigned supported(nvmlDevice_t d) const {
+    nvmlGpmSupport_t sup{NVML_GPM_SUPPORT_VERSION, 99};
+    CHECK_EQ(query(d, &sup), NVML_SUCCESS);
+    return sup.isSupportedDevice;
+  }
+  nvmlReturn_t (*query)(nvmlDevice_t, nvmlGpmSupport_t*);
+  nvmlReturn_t (*alloc)(nvmlGpmSample_t*);
+  nvmlReturn_t (*free)(nvmlGpmSample_t);
+  nvmlReturn_t (*get)(nvmlDevice_t, nvmlGpmSample_t);
+  nvmlReturn_t (*mig_get)(nvmlDevice_t, unsigned, nvmlGpmSample_t);
+  nvmlReturn_t (*metrics)(nvmlGpmMetricsGet_t*);
+};
+
+// An nvmlGpmMetricsGet_t of exactly `n` entries plus one guard entry of 0xAA bytes (as a caller built with an older,
+// shorter header would pass), filled and read through raw offsets: version@0, numMetrics@4, sample1@8,
+// sample2@16, metrics@24 (40 bytes each: metricId@0, nvmlReturn@4, value@8, shortName@16, longName@24, unit@32).
+class RawMetricsGet {
+ public:
+  RawMetricsGet(std::vector<unsigned> ids, nvmlGpmSample_t s1, nvmlGpmSample_t s2)
+      : n_(static_cast<unsigned>(ids.size())), buf_(24 + (ids.size() + 1) * 40, 0xAA) {
+    put(0, NVML_GPM_METRICS_GET_VERSION);
+    put(4, n_);
+    samples(s1, s2);
+    for (unsigned i = 0; i < n_; ++i) put(24 + 40 * i, ids[i]);
+  }
+  void samples(nvmlGpmSample_t s1, nvmlGpmSample_t s2) {
+    put(8, s1);
+    put(16, s2);
+  }
+  void version(unsigned v) { put(0, v); }
+  nvmlGpmMetricsGet_t* get() { return reinterpret_cast<nvmlGpmMetricsGet_t*>(buf_.data()); }
+  nvmlReturn_t ret(unsigned i) const { return take<nvmlReturn_t>(24 + 40 * i + 4); }
+  double value(unsigned i) const { return take<double>(24 + 40 * i + 8); }
+  std::string info(unsigned i, unsigned field) const {  // 0 short name, 1 long name, 2 unit; "<null>" for NULL
+    const char* p = take<const char*>(24 + 40 * i + 16 + 8 * field);
+    return p ? p : "<null>";
+  }
+  bool guard_intact() const {
+    for (size_t i = 24 + 40 * n_; i < buf_.size(); ++i)
+      if (buf_[i] != 0xAA) return false;
+    return true;
+  }
+
+ private:
+  template <typename T>
+  void put(size_t off, T v) {
+    std::memcpy(&buf_[off], &v, sizeof v);
+  }
+  template <typename T>
+  T take(size_t off) const {
+    T v;
+    std::memcpy(&v, &buf_[off], sizeof v);
+    return v;
+  }
+  unsigned n_;
+  std::vector<unsigned char> buf_;
+};
+
+void case_gpm() {
+  const std::string log = g_paths.tmp + "/gpm_calls.txt";
+  setenv("LLMON_FAKE_NVML_SCENARIO", scenario("h100x8.json").c_str(), 1);
+  setenv("LLMON_FAKE_NVML_CALL_LOG", log.c_str(), 1);
+  Nvml nvml(g_paths.full);
+  GpmApi gpm(nvml);
+  unsigned gets = 0, metric_calls = 0;
+  auto get = [&](nvmlDevice_t d, nvmlGpmSample_t s) {
+    ++gets;
+    return gpm.get(d, s);
+  };
+  auto metrics = [&](RawMetricsGet& m) {
+    ++metric_calls;
+    return gpm.metrics(m.get());
+  };
+  nvmlGpmSample_t a = gpm.sample();  // before nvmlInit: a sample buffer is host memory
+  CHECK_EQ(nvml.init(), NVML_SUCCESS);
+  nvmlGpmSample_t b = gpm.sample(), c = gpm.sample();
+  CHECK(a != b && b != c);
+  CHECK_EQ(gpm.alloc(nullptr), NVML_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ(nvml.tick_once(), 8u);  // tick 0
+  nvmlDevice_t d0 = nvml.handle(0), d6 = nvml.handle(6);
+
+  nvmlGpmSupport_t sup{};
+  CHECK_EQ(gpm.query(d0, &sup), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);  // version not set
+  CHECK_EQ(gpm.query(d0, nullptr), NVML_ERROR_INVALID_ARGUMENT);
+  for (unsigned i = 0; i < 8; ++i) CHECK_EQ(gpm.supported(nvml.handle(i)), 1u);
+
+  // The 12 metrics of the scenario, INTEGER_UTIL (known to NVML, absent from the scenario) and an unknown id.
+  RawMetricsGet m({1, 2, 3, 5, 10, 11, 12, 13, 20, 21, 60, 61, 4, 9999}, a, b);
+  CHECK_EQ(metrics(m), NVML_ERROR_INVALID_ARGUMENT);  // neither sample filled
+  CHECK_EQ(get(d0, a), NVML_SUCCESS);
+  CHECK_EQ(metrics(m), NVML_ERROR_INVALID_ARGUMENT);  // sample2 never filled
+  nvml.tick_once();                                   // tick 1
+  CHECK_EQ(get(d0, b), NVML_SUCCESS);
+  CHECK_EQ(metrics(m), NVML_SUCCESS);
+  // GPU 0 at tick 1 (scenario values; the rates are the PCIe KiB/s and NVLink KiB counter steps in MiB/s).
+  const double kTick1[] = {63.5, 55.25, 31.25,     36.5, 28.75,           0,
+                           2.5,  27.25, 402.34375, 1000, 190734.86328125, 190734.86328125};
+  for (unsigned i = 0; i < 12; ++i) {
+    CHECK_EQ(m.ret(i), NVML_SUCCESS);
+    if (m.value(i) != kTick1[i]) std::fprintf(stderr, "gpm entry %u: %f, expected %f\n", i, m.value(i), kTick1[i]);
+    CHECK(m.value(i) == kTick1[i]);
+    CHECK(m.info(i, 0) != "<null>");
+  }
+  CHECK(m.info(0, 2) == "%");
+  CHECK(m.info(8, 2) == "MiB/s");
+  CHECK(m.info(10, 1).find("receive") != std::string::npos);  // id 60 is RX, 61 TX
+  CHECK_EQ(m.ret(12), NVML_ERROR_NOT_SUPPORTED);
+  CHECK_EQ(m.ret(13), NVML_ERROR_NOT_SUPPORTED);
+  CHECK(m.info(13, 0) == "<null>");
+  CHECK(m.value(13) == 0.0);
+  CHECK(m.guard_intact());  // nothing written past numMetrics entries
+
+  // The values are those of sample2's tick, not of the call's.
+  nvml.tick_once();
+  nvml.tick_once();  // tick 3
+  CHECK_EQ(metrics(m), NVML_SUCCESS);
+  CHECK(m.value(1) == 55.25);
+  // sample2 older than sample1; the same tick twice (no time between them: 0, still SUCCESS).
+  m.samples(b, a);
+  CHECK_EQ(metrics(m), NVML_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ(get(d0, a), NVML_SUCCESS);
+  CHECK_EQ(get(d0, b), NVML_SUCCESS);
+  m.samples(a, b);
+  CHECK_EQ(metrics(m), NVML_SUCCESS);
+  CHECK_EQ(m.ret(1), NVML_SUCCESS);
+  CHECK(m.value(1) == 0.0);
+  CHECK_EQ(m.ret(12), NVML_ERROR_NOT_SUPPORTED);
+  nvml.tick_once();  // tick 4: settled values
+  CHECK_EQ(get(d0, b), NVML_SUCCESS);
+  CHECK_EQ(metrics(m), NVML_SUCCESS);
+  CHECK(m.value(1) == 89.5);
+  CHECK(m.value(3) == 61.25);
+  // Samples of two GPUs.
+  CHECK_EQ(get(d6, c), NVML_SUCCESS);
+  m.samples(a, c);
+  CHECK_EQ(metrics(m), NVML_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ(get(d6, a), NVML_SUCCESS);
+  nvml.tick_once();  // tick 5
+  CHECK_EQ(get(d6, c), NVML_SUCCESS);
+  CHECK_EQ(metrics(m), NVML_SUCCESS);
+  CHECK(m.value(3) == 21.5);          // GPU 6 serves inference: little tensor work
+  CHECK(m.value(11) == 18.0 / 1024);  // and hardly any NVLink traffic
+  m.version(2);
+  CHECK_EQ(metrics(m), NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+  CHECK_EQ(gpm.metrics(nullptr), NVML_ERROR_INVALID_ARGUMENT);
+  ++metric_calls;
+
+  // The full-size struct of the newer header: 210 entries accepted, 211 rejected.
+  auto full = std::make_unique<nvmlGpmMetricsGet_t>();
+  full->version = NVML_GPM_METRICS_GET_VERSION;
+  full->sample1 = a;
+  full->sample2 = c;
+  for (auto& e : full->metrics) {
+    e.metricId = NVML_GPM_METRIC_SM_UTIL;
+    e.nvmlReturn = NVML_ERROR_UNKNOWN;
+  }
+  full->numMetrics = NVML_GPM_METRIC_MAX + 1;
+  CHECK_EQ(gpm.metrics(full.get()), NVML_ERROR_INVALID_ARGUMENT);
+  full->numMetrics = NVML_GPM_METRIC_MAX;
+  CHECK_EQ(gpm.metrics(full.get()), NVML_SUCCESS);
+  metric_calls += 2;
+  for (const auto& e : full->metrics) {
+    CHECK_EQ(e.nvmlReturn, NVML_SUCCESS);
+    CHECK(e.value == 38.5);
+  }
+  // Pointers the library never allocated.
+  full->sample1 = reinterpret_cast<nvmlGpmSample_t>(full.get());
+  CHECK_EQ(gpm.metrics(full.get()), NVML_ERROR_INVALID_ARGUMENT);
+  ++metric_calls;
+  CHECK_EQ(get(d0, reinterpret_cast<nvmlGpmSample_t>(full.get())), NVML_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ(gpm.free(reinterpret_cast<nvmlGpmSample_t>(full.get())), NVML_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ(gpm.free(nullptr), NVML_ERROR_INVALID_ARGUMENT);
+  CHECK_EQ(gpm.free(a), NVML_SUCCESS);
+  CHECK_EQ(gpm.free(a), NVML_ERROR_INVALID_ARGUMENT);  // already freed
+  CHECK_EQ(nvml.shutdown(), NVML_SUCCESS);
+  CHECK_EQ(gpm.free(b), NVML_SUCCESS);  // also after shutdown
+  CHECK_EQ(gpm.free(c), NVML_SUCCESS);
+
+  const std::string text = read_file(log);
+  CHECK(text.find("nvmlGpmSampleGet " + std::to_string(gets) + "\n") != std::string::npos);
+  CHECK(text.find("nvmlGpmMetricsGet " + std::to_string(metric_calls) + "\n") != std::string::npos);
+  CHECK(text.find("nvmlGpmSampleAlloc 4\n") != std::string::npos);  // a, b, c and the NULL one
+}
+
+void case_gpm_unsupported() {
+  setenv("LLMON_FAKE_NVML_SCENARIO", scenario("a100_mig.json").c_str(), 1);  // A100: no GPM
+  Nvml nvml(g_paths.full);
+  GpmApi gpm(nvml);
+  CHECK_EQ(nvml.init(), NVML_SUCCESS);
+  CHECK_EQ(nvml.tick_once(), 2u);
+  nvmlDevice_t d0 = nvml.handle(0), d1 = nvml.handle(1);
+  CHECK_EQ(gpm.supported(d0), 0u);
+  CHECK_EQ(gpm.supported(d1), 0u);
+  nvmlGpmSample_t a = gpm.sample(), b = gpm.sample();
+  CHECK_EQ(gpm.get(d1, a), NVML_ERROR_NOT_SUPPORTED);
+  CHECK_EQ(gpm.mig_get(d0, 1, a), NVML_ERROR_NOT_SUPPORTED);
+  nvml.tick_once();
+  CHECK_EQ(gpm.get(d1, b), NVML_ERROR_NOT_SUPPORTED);
+  RawMetricsGet m({NVML_GPM_METRIC_SM_UTIL}, a, b);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_ERROR_INVALID_ARGUMENT);  // nothing was sampled
+  nvmlDevice_t mig = nullptr;
+  CHECK_EQ(
+      nvml.fn<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlDevice_t*)>("nvmlDeviceGetMigDeviceHandleByIndex")(d0, 0, &mig),
+      NVML_SUCCESS);
+  nvmlGpmSupport_t sup{NVML_GPM_SUPPORT_VERSION, 0};
+  CHECK_EQ(gpm.query(mig, &sup), NVML_ERROR_NOT_SUPPORTED);  // MIG handles: no GPU-level calls
+  CHECK_EQ(gpm.get(mig, a), NVML_ERROR_NOT_SUPPORTED);
+}
+
+void case_gpm_faults() {
+  setenv("LLMON_FAKE_NVML_SCENARIO", scenario("faults.json").c_str(), 1);
+  Nvml nvml(g_paths.full);
+  GpmApi gpm(nvml);
+  CHECK_EQ(nvml.init(), NVML_SUCCESS);
+  nvml.tick_once();  // tick 0
+  nvmlDevice_t d0 = nvml.handle(0), d1 = nvml.handle(1);
+  CHECK_EQ(gpm.supported(d0), 1u);
+  CHECK_EQ(gpm.supported(d1), 0u);
+  nvmlGpmSample_t a = gpm.sample(), b = gpm.sample();
+  CHECK_EQ(gpm.get(d0, a), NVML_SUCCESS);
+  nvml.tick_once();  // tick 1: tensor_util garbage
+  CHECK_EQ(gpm.get(d0, b), NVML_SUCCESS);
+  RawMetricsGet m({NVML_GPM_METRIC_ANY_TENSOR_UTIL, NVML_GPM_METRIC_NVLINK_TOTAL_TX_PER_SEC, NVML_GPM_METRIC_SM_UTIL},
+                  a, b);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK(m.value(0) == 250.0);                    // passes through
+  CHECK_EQ(m.ret(1), NVML_ERROR_NOT_SUPPORTED);  // no NVLink
+  CHECK(m.value(2) == 35.25);
+  nvml.tick_once();  // tick 2: nvmlGpmMetricsGet fails, sampling does not
+  CHECK_EQ(gpm.get(d0, a), NVML_SUCCESS);
+  m.samples(b, a);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_ERROR_UNKNOWN);
+  nvml.tick_once();  // tick 3; GPU 1 is lost
+  CHECK_EQ(gpm.get(d0, b), NVML_SUCCESS);
+  m.samples(a, b);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK(m.value(0) == 22.25);
+  nvmlGpmSupport_t sup{NVML_GPM_SUPPORT_VERSION, 0};
+  CHECK_EQ(gpm.query(d1, &sup), NVML_ERROR_GPU_IS_LOST);
+}
+
+// MIG samples, a lost window, per-metric and per-call error injection, null values: a scenario of its own.
+void case_gpm_mig_and_errors() {
+  const std::string path = write_temp("gpm.json", R"({"devices": [{
+      "uuid": "GPU-00000000-0000-0000-0000-000000000002", "name": "NVIDIA H100 80GB HBM3",
+      "pci": {"bus_id": "00000000:18:00.0", "pci_device_id": "0x233010DE"},
+      "gpm": {"values": {"sm_util": [50, 60, 70.5], "sm_occupancy": 40, "tensor_util": [null, 5]}},
+      "mig": {"mode": 1, "instances": [
+        {"uuid": "MIG-1", "name": "NVIDIA H100 80GB HBM3 MIG 3g.40gb", "gi": 1, "ci": 0,
+         "gpm": {"values": {"sm_util": [10, 20]}}},
+        {"uuid": "MIG-2", "name": "NVIDIA H100 80GB HBM3 MIG 3g.40gb", "gi": 2, "ci": 0}]},
+      "lost": [{"from_tick": 5, "to_tick": 5}],
+      "errors": [{"function": "nvmlGpmMetricsGet", "field": 3, "code": "NO_PERMISSION"},
+                 {"function": "nvmlGpmSampleGet", "code": "UNKNOWN", "from_tick": 4, "to_tick": 4}]}]})");
+  setenv("LLMON_FAKE_NVML_SCENARIO", path.c_str(), 1);
+  Nvml nvml(g_paths.full);
+  GpmApi gpm(nvml);
+  CHECK_EQ(nvml.init(), NVML_SUCCESS);
+  nvml.tick_once();  // tick 0
+  nvmlDevice_t d = nvml.handle(0);
+  CHECK_EQ(gpm.supported(d), 1u);  // "supported" defaults to true
+  nvmlGpmSample_t a = gpm.sample(), b = gpm.sample(), g1a = gpm.sample(), g1b = gpm.sample(), g2a = gpm.sample(),
+                  g2b = gpm.sample(), x = gpm.sample();
+  CHECK_EQ(gpm.get(d, a), NVML_SUCCESS);
+  CHECK_EQ(gpm.mig_get(d, 1, g1a), NVML_SUCCESS);
+  CHECK_EQ(gpm.mig_get(d, 2, g2a), NVML_SUCCESS);
+  CHECK_EQ(gpm.mig_get(d, 7, x), NVML_ERROR_INVALID_ARGUMENT);  // no such GPU instance
+  nvmlDevice_t mig = nullptr;
+  CHECK_EQ(
+      nvml.fn<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlDevice_t*)>("nvmlDeviceGetMigDeviceHandleByIndex")(d, 0, &mig),
+      NVML_SUCCESS);
+  CHECK_EQ(gpm.mig_get(mig, 1, x), NVML_ERROR_NOT_SUPPORTED);  // takes the GPU's handle
+  // Equal ticks: a null value stays NOT_SUPPORTED, the others read 0.
+  RawMetricsGet m({NVML_GPM_METRIC_SM_UTIL, NVML_GPM_METRIC_SM_OCCUPANCY, NVML_GPM_METRIC_ANY_TENSOR_UTIL}, a, a);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK_EQ(m.ret(0), NVML_SUCCESS);
+  CHECK(m.value(0) == 0.0);
+  CHECK_EQ(m.ret(1), NVML_ERROR_NO_PERMISSION);  // injected for metric 3 only
+  CHECK_EQ(m.ret(2), NVML_ERROR_NOT_SUPPORTED);  // null at tick 0
+  nvml.tick_once();                              // tick 1
+  CHECK_EQ(gpm.get(d, b), NVML_SUCCESS);
+  CHECK_EQ(gpm.mig_get(d, 1, g1b), NVML_SUCCESS);
+  CHECK_EQ(gpm.mig_get(d, 2, g2b), NVML_SUCCESS);
+  m.samples(a, b);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK(m.value(0) == 60.0);
+  CHECK_EQ(m.ret(2), NVML_SUCCESS);
+  CHECK(m.value(2) == 5.0);
+  m.samples(g1a, g1b);  // the GPU instance's own values
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK(m.value(0) == 20.0);
+  CHECK_EQ(m.ret(2), NVML_ERROR_NOT_SUPPORTED);
+  m.samples(g2a, g2b);  // an instance without "gpm"
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK_EQ(m.ret(0), NVML_ERROR_NOT_SUPPORTED);
+  m.samples(a, g1b);  // the GPU and a GPU instance
+  CHECK_EQ(gpm.metrics(m.get()), NVML_ERROR_INVALID_ARGUMENT);
+  m.samples(g1a, g2b);  // two GPU instances
+  CHECK_EQ(gpm.metrics(m.get()), NVML_ERROR_INVALID_ARGUMENT);
+  nvml.tick_once();
+  nvml.tick_once();
+  nvml.tick_once();  // tick 4: SampleGet fails and leaves the sample as it was
+  CHECK_EQ(gpm.get(d, b), NVML_ERROR_UNKNOWN);
+  m.samples(a, b);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK(m.value(0) == 60.0);
+  nvml.tick_once();  // tick 5: lost
+  nvmlGpmSupport_t sup{NVML_GPM_SUPPORT_VERSION, 0};
+  CHECK_EQ(gpm.query(d, &sup), NVML_ERROR_GPU_IS_LOST);
+  CHECK_EQ(gpm.get(d, b), NVML_ERROR_GPU_IS_LOST);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_ERROR_GPU_IS_LOST);
+  nvml.tick_once();  // tick 6: back
+  CHECK_EQ(gpm.get(d, b), NVML_SUCCESS);
+  CHECK_EQ(gpm.metrics(m.get()), NVML_SUCCESS);
+  CHECK(m.value(0) == 70.5);
+}
+
 int run_case(const char* name, void (*fn)()) {
   std::fflush(nullptr);
   pid_t pid = fork();
@@ -750,6 +1102,10 @@ int main(int argc, char** argv) {
   failed += run_case("call_log", case_call_log);
   failed += run_case("reinit", case_reinit);
   failed += run_case("concurrent_threads", case_concurrent_threads);
+  failed += run_case("gpm", case_gpm);
+  failed += run_case("gpm_unsupported", case_gpm_unsupported);
+  failed += run_case("gpm_faults", case_gpm_faults);
+  failed += run_case("gpm_mig_and_errors", case_gpm_mig_and_errors);
   std::system(("rm -rf '" + g_paths.tmp + "'").c_str());
   std::printf("%d case(s) failed\n", failed);
   return failed == 0 ? 0 : 1;

@@ -99,6 +99,32 @@ TEST(NvmlSampler, EightH100sWithFewCallsPerGpuPerCycle) {
   EXPECT_EQ(lib->calls(Fn::kFanSpeed), fan);
   ASSERT_EQ(g0->processes.size(), 1u);
   EXPECT_EQ(g0->processes[0].pid, 4101u);
+  // GPM (Hopper): metrics between the last two samples, percent -> ratio.
+  EXPECT_DOUBLE_EQ(g0->get(V::kGpmSmActive), 0.895);
+  EXPECT_DOUBLE_EQ(g0->get(V::kGpmTensorActive), 0.6125);
+  EXPECT_DOUBLE_EQ(g0->get(V::kGpmDramActive), 0.475);
+  EXPECT_DOUBLE_EQ(g0->get(V::kPcieTxBytesPerSec), 405.2734375 * 1048576);  // GPM's rate, not the counter's
+  EXPECT_EQ(lib->calls(Fn::kGpmSampleAlloc), 16u);  // two per GPU, once
+  lib->call<FnVoid>(Fn::kShutdown);
+}
+
+TEST(NvmlSampler, NoGpmOnAmpere) {
+  auto lib = open_fake(fake(), scenario("a100_mig.json"));
+  ASSERT_TRUE(lib);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  Sample s;
+  for (int t = 0; t < 3; ++t) sampler.sample(1000 * (t + 1), s);
+  ASSERT_EQ(s.devices.size(), 2u);
+  for (const auto& d : s.devices) EXPECT_FALSE(d.has(V::kGpmSmActive)) << d.id.gpu;
+  EXPECT_EQ(lib->calls(Fn::kGpmSampleGet), 0u);
+  EXPECT_EQ(lib->calls(Fn::kGpmQueryDeviceSupport), 2u);  // asked once per GPU, never again
+  // MIG: three instances with their profiles on GPU 0.
+  const auto* g0 = by_gpu(s, "0");
+  ASSERT_NE(g0, nullptr);
+  ASSERT_EQ(g0->mig.size(), 3u);
+  EXPECT_EQ(g0->mig[0].id.mig_profile, "3g.40gb");
+  EXPECT_EQ(g0->mig[0].id.mig_instance_id, "1");
   lib->call<FnVoid>(Fn::kShutdown);
 }
 

@@ -74,6 +74,16 @@ golden_run() {
 golden_run h100x8 "$FAKE" "$SCEN/h100x8.json" \
   "'xid=\"13\"} 2' in t"
 
+# promtool on the 8-GPU page: no format error; the only lint problems are the
+# ones dcgm-exporter's own names carry (camelCase label names modelName/UUID,
+# DCGM counters without _total, "COUNTER" in DCGM_FI_DEV_PCIE_REPLAY_COUNTER).
+if require_cmd promtool; then
+  promtool check metrics <"$SCRATCH/h100x8.a" >"$SCRATCH/promtool.txt" 2>&1
+  other="$(grep -vE "label names should be written in 'snake_case' not 'camelCase'|^DCGM_FI_[A-Z0-9_]+ (counter metrics should have \"_total\" suffix|metric name should not include type 'counter')" "$SCRATCH/promtool.txt")"
+  [[ -z "$other" ]] || fail "promtool check metrics on the GPU page: $other"
+  log "promtool: only dcgm-exporter's own naming lint on the GPU page"
+fi
+
 # 2. MIG.
 golden_run a100_mig "$FAKE" "$SCEN/a100_mig.json" "'GPU_I_PROFILE' in t and 'llmon_gpu_process_memory_bytes' in t"
 

@@ -6,7 +6,7 @@
 #    --collector.gpu.timeout (1 s here), later cycles answer at once while the
 #    call is stuck, and sampling resumes when it returns;
 #  - garbage from the driver (utilisation 250 %, 101 %, a temperature of
-#    4294967295) never reaches /metrics;
+#    4294967295, a GPM tensor activity of 250 %) never reaches /metrics;
 #  - NO_PERMISSION on remapped rows and an UNKNOWN error on one call lose only
 #    those values; a process without a memory figure keeps its other series;
 #  - 32-bit PCIe byte counters that wrap are unfolded into a monotonic counter.
@@ -87,7 +87,8 @@ if succ[-1] != 1.0 or not find(pages[-1], "DCGM_FI_DEV_GPU_UTIL", 'gpu="0"'):
 
 for p in pages:
     for name, bad in (("DCGM_FI_DEV_GPU_UTIL", lambda v: v > 100), ("DCGM_FI_DEV_GPU_TEMP", lambda v: v > 250),
-                      ("DCGM_FI_DEV_MEM_COPY_UTIL", lambda v: v > 100)):
+                      ("DCGM_FI_DEV_MEM_COPY_UTIL", lambda v: v > 100),
+                      ("DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", lambda v: v > 1)):
         for lab, v in find(p, name):
             if bad(v):
                 errors.append(f"garbage exported: {name}{lab} {v}")
@@ -112,6 +113,10 @@ if not find(last, "llmon_gpu_process_sm_utilization_ratio", 'pid="5301"'):
     errors.append("process 5301 lost its utilisation series")
 if not find(last, "llmon_gpu_nvml_errors_total", 'function="nvmlDeviceGetTemperature"'):
     errors.append("the UNKNOWN temperature error was not counted")
+if not find(last, "llmon_gpu_nvml_errors_total", 'function="nvmlGpmMetricsGet"'):
+    errors.append("the UNKNOWN nvmlGpmMetricsGet error was not counted")
+if not find(last, "DCGM_FI_PROF_SM_ACTIVE", 'gpu="0"'):
+    errors.append("GPM metrics did not come back after the nvmlGpmMetricsGet error")
 
 ms = [int(x) for x in open(sys.argv[2])]
 if max(ms) > 1500:

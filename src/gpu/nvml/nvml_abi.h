@@ -221,6 +221,53 @@ inline constexpr unsigned long long kReasonDisplayClockSetting = 0x100;
 
 inline constexpr unsigned kMigEnable = 1;
 
+// GPM (GPU performance monitoring, Hopper and newer): two samples of the
+// device's counters, and metrics computed between them.
+struct GpmSampleSt;
+using GpmSample = GpmSampleSt*;  // nvmlGpmSample_t
+struct GpmSupport {               // nvmlGpmSupport_t
+  unsigned version;               // kGpmSupportVersion
+  unsigned isSupportedDevice;
+};
+inline constexpr unsigned kGpmSupportVersion = 1;
+struct GpmMetric {  // nvmlGpmMetric_t, 40 bytes
+  unsigned metricId;
+  Return nvmlReturn;
+  double value;
+  struct {
+    char* shortName;
+    char* longName;
+    char* unit;
+  } metricInfo;
+};
+// nvmlGpmMetricsGet_t. NVML 12.2 declares metrics[98], newer headers [210]
+// with the same version 1; the driver reads numMetrics entries, so the
+// larger array is safe with either.
+inline constexpr unsigned kGpmMetricMax = 210;
+inline constexpr unsigned kGpmMetricsGetVersion = 1;
+struct GpmMetricsGet {
+  unsigned version;
+  unsigned numMetrics;
+  GpmSample sample1;
+  GpmSample sample2;
+  GpmMetric metrics[kGpmMetricMax];
+};
+// NVML_GPM_METRIC_* ids: utilisations in percent, rates in MiB/s.
+enum : unsigned {
+  kGpmGraphicsUtil = 1,
+  kGpmSmUtil = 2,
+  kGpmSmOccupancy = 3,
+  kGpmAnyTensorUtil = 5,
+  kGpmDramBwUtil = 10,
+  kGpmFp64Util = 11,
+  kGpmFp32Util = 12,
+  kGpmFp16Util = 13,
+  kGpmPcieTxPerSec = 20,
+  kGpmPcieRxPerSec = 21,
+  kGpmNvlinkTotalRxPerSec = 60,
+  kGpmNvlinkTotalTxPerSec = 61,
+};
+
 // Function pointer types, exactly the C prototypes.
 extern "C" {
 using FnVoid = Return (*)();
@@ -250,6 +297,11 @@ using FnEventSetCreate = Return (*)(EventSet*);
 using FnRegisterEvents = Return (*)(Device, unsigned long long, EventSet);
 using FnEventSetWait = Return (*)(EventSet, EventData*, unsigned timeout_ms);
 using FnEventSetFree = Return (*)(EventSet);
+using FnGpmQuerySupport = Return (*)(Device, GpmSupport*);
+using FnGpmSampleAlloc = Return (*)(GpmSample*);
+using FnGpmSampleFree = Return (*)(GpmSample);
+using FnGpmSampleGet = Return (*)(Device, GpmSample);
+using FnGpmMetricsGet = Return (*)(GpmMetricsGet*);
 }
 
 static_assert(sizeof(PciInfo) == 68);
@@ -262,5 +314,7 @@ static_assert(sizeof(ProcessUtilizationSample) == 32);
 static_assert(sizeof(EventData) == 32);
 static_assert(sizeof(Value) == 8);
 static_assert(sizeof(FieldValue) == 40 && offsetof(FieldValue, value) == 32);
+static_assert(sizeof(GpmMetric) == 40 && offsetof(GpmMetric, value) == 8);
+static_assert(offsetof(GpmMetricsGet, metrics) == 24 && sizeof(GpmMetricsGet) == 24 + 40 * kGpmMetricMax);
 
 }  // namespace llmon::gpu::nvml

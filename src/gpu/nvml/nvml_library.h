@@ -76,7 +76,12 @@ namespace llmon::gpu::nvml {
   X(SupportedEventTypes, FnDevU64, "nvmlDeviceGetSupportedEventTypes")                                             \
   X(RegisterEvents, FnRegisterEvents, "nvmlDeviceRegisterEvents")                                                  \
   X(EventSetWait, FnEventSetWait, "nvmlEventSetWait_v2", "nvmlEventSetWait")                                       \
-  X(EventSetFree, FnEventSetFree, "nvmlEventSetFree")
+  X(EventSetFree, FnEventSetFree, "nvmlEventSetFree")                                                             \
+  X(GpmQueryDeviceSupport, FnGpmQuerySupport, "nvmlGpmQueryDeviceSupport")                                         \
+  X(GpmSampleAlloc, FnGpmSampleAlloc, "nvmlGpmSampleAlloc")                                                        \
+  X(GpmSampleFree, FnGpmSampleFree, "nvmlGpmSampleFree")                                                           \
+  X(GpmSampleGet, FnGpmSampleGet, "nvmlGpmSampleGet")                                                              \
+  X(GpmMetricsGet, FnGpmMetricsGet, "nvmlGpmMetricsGet")
 
 enum class Fn : uint8_t {
 #define LLMON_NVML_ENUM(id, type, ...) k##id,

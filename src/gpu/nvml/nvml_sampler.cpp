@@ -136,11 +136,21 @@ struct NvmlSampler::Dev {
   };
   std::vector<Mig> migs;
   std::bitset<kFnCount> logged;  // capability losses already logged
+  // GPM: checked once; two samples used alternately.
+  bool gpm_checked = false;
+  bool gpm_ok = false;
+  GpmSample gpm[2] = {nullptr, nullptr};
+  int gpm_cur = 0;
+  bool gpm_have_prev = false;
 };
 
 NvmlSampler::NvmlSampler(const NvmlLibrary& lib, base::Logger& log, SamplerOptions opt)
     : lib_(lib), log_(log), opt_(opt) {}
-NvmlSampler::~NvmlSampler() = default;
+NvmlSampler::~NvmlSampler() {
+  for (auto& d : devs_)
+    for (GpmSample g : d->gpm)
+      if (g) lib_.call<FnGpmSampleFree>(Fn::kGpmSampleFree, g);
+}
 
 void NvmlSampler::count_error(Fn f, Return r) {
   std::pair<std::string, std::string> key{std::string(NvmlLibrary::function_name(f)), lib_.error_string(r)};
@@ -278,6 +288,7 @@ void NvmlSampler::sample(int64_t now_ms, Sample& out) {
     s.v.fill(kNa);
     read_device(d, s, now_ms, slow);
     if (d.lost) {
+      d.gpm_have_prev = false;
       s.lost = true;
       s.v.fill(kNa);
       s.processes.clear();
@@ -377,6 +388,9 @@ void NvmlSampler::read_device(Dev& d, DeviceSample& s, int64_t now_ms, bool slow
     read_fields(d, s, now_ms);
   if (!lib_.has(Fn::kFieldValues) || d.off.test(static_cast<size_t>(Fn::kFieldValues)))
     read_fallback_counters(d, s, slow);
+  if (s.has(V::kNvlinkTxBytes) && s.has(V::kNvlinkRxBytes))
+    s.set(V::kNvlinkTotalBytes, s.get(V::kNvlinkTxBytes) + s.get(V::kNvlinkRxBytes));
+  if (opt_.gpm && !d.lost) read_gpm(d, s);
   if (d.lost) return;
   read_mig(d, s, slow);
   if (opt_.processes) read_processes(d, s);
@@ -648,6 +662,67 @@ void NvmlSampler::read_mig(Dev& d, DeviceSample& s, bool slow) {
       }
     }
     s.mig.push_back(std::move(is));
+  }
+}
+
+void NvmlSampler::read_gpm(Dev& d, DeviceSample& s) {
+  if (!d.gpm_checked) {
+    d.gpm_checked = true;
+    GpmSupport sup{kGpmSupportVersion, 0};
+    if (!lib_.has(Fn::kGpmQueryDeviceSupport) || !lib_.has(Fn::kGpmSampleGet) || !lib_.has(Fn::kGpmMetricsGet) ||
+        !check(d, Fn::kGpmQueryDeviceSupport, lib_.call<FnGpmQuerySupport>(Fn::kGpmQueryDeviceSupport, d.h, &sup)) ||
+        !sup.isSupportedDevice)
+      return;
+    for (GpmSample& g : d.gpm)
+      if (!g && lib_.call<FnGpmSampleAlloc>(Fn::kGpmSampleAlloc, &g) != kSuccess) g = nullptr;
+    d.gpm_ok = d.gpm[0] && d.gpm[1];
+  }
+  if (!d.gpm_ok || d.off.test(static_cast<size_t>(Fn::kGpmSampleGet))) return;
+  GpmSample cur = d.gpm[d.gpm_cur];
+  if (!check(d, Fn::kGpmSampleGet, lib_.call<FnGpmSampleGet>(Fn::kGpmSampleGet, d.h, cur))) {
+    d.gpm_have_prev = false;
+    return;
+  }
+  bool have_prev = d.gpm_have_prev;
+  d.gpm_have_prev = true;
+  d.gpm_cur ^= 1;
+  if (!have_prev || d.off.test(static_cast<size_t>(Fn::kGpmMetricsGet))) return;
+  struct Want {
+    unsigned id;
+    V value;
+    double scale;  // to the sample's unit: percent -> ratio, MiB/s -> B/s
+  };
+  static constexpr Want kWant[] = {
+      {kGpmGraphicsUtil, V::kGpmGraphicsActive, 0.01},
+      {kGpmSmUtil, V::kGpmSmActive, 0.01},
+      {kGpmSmOccupancy, V::kGpmSmOccupancy, 0.01},
+      {kGpmAnyTensorUtil, V::kGpmTensorActive, 0.01},
+      {kGpmDramBwUtil, V::kGpmDramActive, 0.01},
+      {kGpmFp64Util, V::kGpmFp64Active, 0.01},
+      {kGpmFp32Util, V::kGpmFp32Active, 0.01},
+      {kGpmFp16Util, V::kGpmFp16Active, 0.01},
+      {kGpmPcieTxPerSec, V::kPcieTxBytesPerSec, 1048576.0},
+      {kGpmPcieRxPerSec, V::kPcieRxBytesPerSec, 1048576.0},
+      {kGpmNvlinkTotalTxPerSec, V::kGpmNvlinkTxBytesPerSec, 1048576.0},
+      {kGpmNvlinkTotalRxPerSec, V::kGpmNvlinkRxBytesPerSec, 1048576.0},
+  };
+  constexpr unsigned n = sizeof(kWant) / sizeof(kWant[0]);
+  if (!gpm_buf_) gpm_buf_ = std::make_unique<GpmMetricsGet>();
+  GpmMetricsGet& mg = *gpm_buf_;
+  std::memset(&mg, 0, offsetof(GpmMetricsGet, metrics) + n * sizeof(GpmMetric));
+  mg.version = kGpmMetricsGetVersion;
+  mg.numMetrics = n;
+  mg.sample1 = d.gpm[d.gpm_cur];  // the older one (cur was flipped above)
+  mg.sample2 = cur;
+  for (unsigned i = 0; i < n; ++i) mg.metrics[i].metricId = kWant[i].id;
+  if (!check(d, Fn::kGpmMetricsGet, lib_.call<FnGpmMetricsGet>(Fn::kGpmMetricsGet, &mg))) return;
+  for (unsigned i = 0; i < n; ++i) {
+    const GpmMetric& m = mg.metrics[i];
+    if (m.nvmlReturn != kSuccess || std::isnan(m.value) || m.value < 0) continue;
+    bool percent = kWant[i].scale == 0.01;
+    double x = percent ? m.value / 100.0 : m.value * kWant[i].scale;  // /100 keeps 47.5 % -> 0.475 exact
+    if (percent && x > 1.0) continue;  // more than 100 %: driver garbage
+    s.set(kWant[i].value, x);
   }
 }
 

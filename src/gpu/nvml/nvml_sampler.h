@@ -21,11 +21,15 @@
 //    the driver really wrote is detected from the untouched tail (R535
 //    drivers wrote 32-byte entries through the 24-byte _v3 ABI). Per-process
 //    utilisation asks only for samples newer than the last one seen.
+//  * GPM (Hopper and newer): two device samples per GPU, alternately
+//    refreshed; each cycle's metrics are computed between the last two, so
+//    they cover exactly one collection interval (DCGM_FI_PROF_* values).
 //  * Garbage from the driver (utilisation above 100 %, a temperature of
 //    4294967295) is dropped, not exported.
 // Calls per GPU per cycle are kept low: static values are read at
 // enumeration, power limits and MIG layout every `slow_every` cycles, and
-// 27 counters come from one nvmlDeviceGetFieldValues call.
+// up to 32 values (counters, ECC, NVLink, violations) come from one
+// nvmlDeviceGetFieldValues call; GPM adds two calls on Hopper and newer.
 #pragma once
 
 #include <bitset>
@@ -44,6 +48,7 @@ namespace llmon::gpu::nvml {
 struct SamplerOptions {
   int slow_every = 10;     // cycles between reads of slowly changing values
   bool processes = true;   // read process lists and per-process utilisation
+  bool gpm = true;         // GPM metrics (SM, tensor, DRAM activity) where the GPU has them
 };
 
 class NvmlSampler {
@@ -77,6 +82,7 @@ class NvmlSampler {
   void read_process_list(Dev& d, Fn f, char type, std::vector<ProcessSample>& out);
   void read_process_utilization(Dev& d, std::vector<ProcessSample>& procs);
   void read_mig(Dev& d, DeviceSample& s, bool slow);
+  void read_gpm(Dev& d, DeviceSample& s);
   // Classifies a return code; true on success. Updates d's capabilities.
   bool check(Dev& d, Fn f, Return r);
   void count_error(Fn f, Return r);
@@ -92,6 +98,7 @@ class NvmlSampler {
   std::set<std::pair<std::string, std::string>> warned_;
   std::vector<unsigned char> proc_buf_;
   std::vector<ProcessUtilizationSample> util_buf_;
+  std::unique_ptr<GpmMetricsGet> gpm_buf_;
 };
 
 }  // namespace llmon::gpu::nvml

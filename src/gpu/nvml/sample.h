@@ -78,6 +78,18 @@ enum class V : uint8_t {
   kEventHwThermalS,
   kEventHwPowerBrakeS,
   kMigMode,  // 1 enabled
+  kNvlinkTotalBytes,  // transmit + receive
+  // GPM (Hopper and newer), ratios 0-1 / bytes per second over the last cycle.
+  kGpmGraphicsActive,
+  kGpmSmActive,
+  kGpmSmOccupancy,
+  kGpmTensorActive,
+  kGpmDramActive,
+  kGpmFp64Active,
+  kGpmFp32Active,
+  kGpmFp16Active,
+  kGpmNvlinkTxBytesPerSec,
+  kGpmNvlinkRxBytesPerSec,
   kCount
 };
 inline constexpr size_t kValueCount = static_cast<size_t>(V::kCount);
