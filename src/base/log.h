@@ -21,6 +21,11 @@ class Logger {
  public:
   using Fields = std::initializer_list<std::pair<std::string_view, std::string_view>>;
   explicit Logger(LogLevel min = LogLevel::kInfo, std::FILE* out = stderr) : min_(min), out_(out) {}
+  // Same level and stream, own lock: for a thread that may outlive the
+  // original's owner (an NVML worker abandoned in a hung driver call). Each
+  // line is one fwrite, so loggers sharing a stream never split a line.
+  Logger(const Logger& o) : min_(o.min_), out_(o.out_) {}
+  Logger& operator=(const Logger&) = delete;
   void log(LogLevel level, std::string_view msg, Fields fields = {});
   void debug(std::string_view msg, Fields f = {}) { log(LogLevel::kDebug, msg, f); }
   void info(std::string_view msg, Fields f = {}) { log(LogLevel::kInfo, msg, f); }

@@ -133,8 +133,7 @@ class GpuNvidiaCollector final : public Collector {
       for (size_t i = 0; i < s.devices.size(); ++i) up.add(dev_labels_[i], s.devices[i].lost ? 0 : 1);
     }
     auto info_names = scheme_.names(false, {"backend"});
-    auto info = out.family("llmon_gpu_info", "GPU identity; the value is always 1.",
-                           MetricType::kGauge, info_names);
+    auto info = out.family("llmon_gpu_info", "GPU identity; the value is always 1.", MetricType::kGauge, info_names);
     for (size_t i = 0; i < s.devices.size(); ++i) {
       labels_for(s.devices[i].id, tmp_, {kBackend});
       info.add(tmp_, 1);
@@ -174,8 +173,8 @@ class GpuNvidiaCollector final : public Collector {
       for (const auto& d : s.devices) any = any || (!d.lost && d.has(V::kClockEventReasons));
       if (any) {
         auto f = out.family("llmon_gpu_clock_event_reason_active",
-                            "Whether a clock event (throttle) reason is active now (1) or not (0).",
-                            MetricType::kGauge, names);
+                            "Whether a clock event (throttle) reason is active now (1) or not (0).", MetricType::kGauge,
+                            names);
         for (const auto& d : s.devices) {
           if (d.lost || !d.has(V::kClockEventReasons)) continue;
           auto bits = static_cast<unsigned long long>(d.get(V::kClockEventReasons));
@@ -196,9 +195,9 @@ class GpuNvidiaCollector final : public Collector {
     for (const auto& d : s.devices) any = any || d.events_watched;
     if (!any) return;
     {
-      auto f = out.family("DCGM_FI_DEV_XID_ERRORS",
-                          "Value of the last XID error encountered (0: none since llmon started).",
-                          MetricType::kGauge, names);
+      auto f =
+          out.family("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered (0: none since llmon started).",
+                     MetricType::kGauge, names);
       for (size_t i = 0; i < s.devices.size(); ++i) {
         const auto& d = s.devices[i];
         if (d.events_watched) f.add(dev_labels_[i], std::isnan(d.events.last_xid) ? 0 : d.events.last_xid);
@@ -243,8 +242,8 @@ class GpuNvidiaCollector final : public Collector {
 
     // Process counts per GPU (dcgm-exporter issue #94).
     {
-      auto f = out.family("llmon_gpu_processes", "Processes using the GPU (compute and graphics).",
-                          MetricType::kGauge, scheme_.names(false));
+      auto f = out.family("llmon_gpu_processes", "Processes using the GPU (compute and graphics).", MetricType::kGauge,
+                          scheme_.names(false));
       for (size_t i = 0; i < s.devices.size(); ++i)
         if (!s.devices[i].lost) f.add(dev_labels_[i], static_cast<double>(s.devices[i].processes.size()));
     }
@@ -255,8 +254,8 @@ class GpuNvidiaCollector final : public Collector {
       double (*get)(const ProcRow&);
     };
     static const ProcMetric kProc[] = {
-        {"llmon_gpu_process_memory_bytes", "GPU memory (VRAM) used by the process on this GPU in bytes.", MetricType::kGauge,
-         [](const ProcRow& r) { return r.p->used_memory_bytes; }},
+        {"llmon_gpu_process_memory_bytes", "GPU memory (VRAM) used by the process on this GPU in bytes.",
+         MetricType::kGauge, [](const ProcRow& r) { return r.p->used_memory_bytes; }},
         {"llmon_gpu_process_sm_utilization_ratio", "Share of time the process's kernels ran on the SMs.",
          MetricType::kGauge, [](const ProcRow& r) { return r.p->sm_util; }},
         {"llmon_gpu_process_memory_utilization_ratio", "Share of time the process read or wrote GPU memory.",
@@ -303,11 +302,16 @@ class GpuNvidiaCollector final : public Collector {
   }
   static double mig_value(const gpu::nvml::MigInstanceSample& m, V v) {
     switch (v) {
-      case V::kFbTotalBytes: return m.fb_total;
-      case V::kFbFreeBytes: return m.fb_free;
-      case V::kFbUsedBytes: return m.fb_used;
-      case V::kFbReservedBytes: return m.fb_reserved;
-      default: return gpu::nvml::kNa;
+      case V::kFbTotalBytes:
+        return m.fb_total;
+      case V::kFbFreeBytes:
+        return m.fb_free;
+      case V::kFbUsedBytes:
+        return m.fb_used;
+      case V::kFbReservedBytes:
+        return m.fb_reserved;
+      default:
+        return gpu::nvml::kNa;
     }
   }
 
@@ -331,6 +335,8 @@ class GpuNvidiaCollector final : public Collector {
 
 }  // namespace
 
-std::unique_ptr<Collector> make_gpu(const CollectorContext& ctx) { return std::make_unique<GpuNvidiaCollector>(ctx); }
+std::unique_ptr<Collector> make_gpu(const CollectorContext& ctx) {
+  return std::make_unique<GpuNvidiaCollector>(ctx);
+}
 
 }  // namespace llmon::collector

@@ -7,7 +7,7 @@ Expected<HostnameLabel> parse_hostname_label(std::string_view s) {
   if (s == "hostname") return HostnameLabel::kLower;
   if (s == "none" || s.empty()) return HostnameLabel::kNone;
   return Status::error("GPU hostname label must be \"Hostname\", \"hostname\" or \"none\", got \"" + std::string(s) +
-                         "\"");
+                       "\"");
 }
 
 LabelScheme::LabelScheme(HostnameLabel mode, std::string hostname, std::string driver_version)

@@ -1,4 +1,5 @@
-// Exported NVML event functions of the fake. Each scenario event is delivered once per event set, as soon as the
+// Exported NVML event functions of the fake. Each scenario event is delivered once (to the first set that asks for
+// it: a real driver does not replay past events to a set created later), as soon as the
 // tick has reached the event's tick and the set holds a registration for its device and type; a waiter that finds
 // nothing sleeps on the state's condition variable (mutex released) and re-checks whenever the tick advances.
 #include <chrono>
@@ -58,7 +59,7 @@ static nvmlReturn_t event_wait(const char* fn, nvmlEventSet_t set, nvmlEventData
       const auto& events = c.st.scenario.devices[gpu].events;
       for (size_t i = 0; i < events.size(); ++i) {
         const auto& e = events[i];
-        if (e.tick > c.tick() || !(e.type & mask) || set->delivered.count({gpu, i})) continue;
+        if (e.tick > c.tick() || !(e.type & mask) || c.st.delivered_events.count({gpu, i})) continue;
         if (!best || e.tick < best->tick) {
           best = &e;
           best_key = {gpu, i};
@@ -66,7 +67,7 @@ static nvmlReturn_t event_wait(const char* fn, nvmlEventSet_t set, nvmlEventData
       }
     }
     if (best) {
-      set->delivered.insert(best_key);
+      c.st.delivered_events.insert(best_key);
       data->device = c.st.gpu_handles[best_key.first];
       data->eventType = best->type;
       data->eventData = best->data;

@@ -49,10 +49,8 @@ nvmlReturn_t State::init() {
     for (size_t m = 0; m < scenario.devices[g].mig.instances.size(); ++m)
       mig_handles.back().push_back(handle_for(static_cast<int>(g), static_cast<int>(m)));
   }
-  for (auto* set : event_sets) {
-    set->masks.clear();
-    set->delivered.clear();
-  }
+  for (auto* set : event_sets) set->masks.clear();
+  delivered_events.clear();
   const char* log = std::getenv("LLMON_FAKE_NVML_CALL_LOG");
   call_log_path = log ? log : "";
   init_count = 1;

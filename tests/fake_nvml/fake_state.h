@@ -30,7 +30,6 @@ struct nvmlDevice_st {
 };
 struct nvmlEventSet_st {
   std::map<int, unsigned long long> masks;     // gpu index -> registered event types
-  std::set<std::pair<int, size_t>> delivered;  // (gpu index, event index) already returned
 };
 
 // A GPM sample buffer (nvmlGpmSampleAlloc): which GPU (and GPU instance) it was last filled on, and at which tick.
@@ -45,6 +44,7 @@ namespace fake_nvml {
 
 struct State {
   std::mutex mu;
+  std::set<std::pair<int, size_t>> delivered_events;  // (gpu index, event index) already returned to some set
   std::condition_variable tick_cv;  // notified on every tick advance and on shutdown
 
   int init_count = 0;

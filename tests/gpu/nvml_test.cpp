@@ -20,9 +20,15 @@ std::string build_dir() {
   std::string bin = testing::llmon_binary();
   return bin.substr(0, bin.rfind('/'));
 }
-std::string fake() { return build_dir() + "/fake_nvml/libnvidia-ml.so.1"; }
-std::string legacy() { return build_dir() + "/fake_nvml/legacy/libnvidia-ml.so.1"; }
-std::string scenario(const char* name) { return testing::source_dir() + "/tests/fake_nvml/scenarios/" + name; }
+std::string fake() {
+  return build_dir() + "/fake_nvml/libnvidia-ml.so.1";
+}
+std::string legacy() {
+  return build_dir() + "/fake_nvml/legacy/libnvidia-ml.so.1";
+}
+std::string scenario(const char* name) {
+  return testing::source_dir() + "/tests/fake_nvml/scenarios/" + name;
+}
 
 // Loads a fake library and initialises it on `scenario_file`.
 std::unique_ptr<NvmlLibrary> open_fake(const std::string& lib, const std::string& scenario_file) {
@@ -88,7 +94,7 @@ TEST(NvmlSampler, EightH100sWithFewCallsPerGpuPerCycle) {
   EXPECT_EQ(g0->id.pci_bus_id, "00000000:18:00.0");
   EXPECT_EQ(g0->id.device, "nvidia0");
   EXPECT_DOUBLE_EQ(g0->get(V::kGpuUtil), 0.97);
-  EXPECT_DOUBLE_EQ(g0->get(V::kFbUsedBytes), 76235669504.0);   // v2: reserved not included
+  EXPECT_DOUBLE_EQ(g0->get(V::kFbUsedBytes), 76235669504.0);  // v2: reserved not included
   EXPECT_DOUBLE_EQ(g0->get(V::kFbReservedBytes), 607125504.0);
   EXPECT_DOUBLE_EQ(g0->get(V::kPowerW), 652.0);
   EXPECT_DOUBLE_EQ(g0->get(V::kSmClockHz), 1980e6);
@@ -104,7 +110,7 @@ TEST(NvmlSampler, EightH100sWithFewCallsPerGpuPerCycle) {
   EXPECT_DOUBLE_EQ(g0->get(V::kGpmTensorActive), 0.6125);
   EXPECT_DOUBLE_EQ(g0->get(V::kGpmDramActive), 0.475);
   EXPECT_DOUBLE_EQ(g0->get(V::kPcieTxBytesPerSec), 405.2734375 * 1048576);  // GPM's rate, not the counter's
-  EXPECT_EQ(lib->calls(Fn::kGpmSampleAlloc), 16u);  // two per GPU, once
+  EXPECT_EQ(lib->calls(Fn::kGpmSampleAlloc), 16u);                          // two per GPU, once
   lib->call<FnVoid>(Fn::kShutdown);
 }
 

@@ -115,6 +115,9 @@ if not find(last, "llmon_gpu_nvml_errors_total", 'function="nvmlDeviceGetTempera
     errors.append("the UNKNOWN temperature error was not counted")
 if not find(last, "llmon_gpu_nvml_errors_total", 'function="nvmlGpmMetricsGet"'):
     errors.append("the UNKNOWN nvmlGpmMetricsGet error was not counted")
+xid79 = find(last, "llmon_gpu_xid_errors_total", 'gpu="1"', 'xid="79"')
+if not xid79 or xid79[0][1] != 1:
+    errors.append(f"GPU 1's one Xid 79 should count 1 (across its loss and return): {xid79}")
 if not find(last, "DCGM_FI_PROF_SM_ACTIVE", 'gpu="0"'):
     errors.append("GPM metrics did not come back after the nvmlGpmMetricsGet error")
 

@@ -9,8 +9,8 @@
 namespace llmon::gpu::nvml {
 namespace {
 
-constexpr unsigned long long kWanted = kEventXidCriticalError | kEventDoubleBitEcc | kEventSingleBitEcc |
-                                       kEventGpuUnavailable | kEventGpuRecoveryAction;
+constexpr unsigned long long kWanted =
+    kEventXidCriticalError | kEventDoubleBitEcc | kEventSingleBitEcc | kEventGpuUnavailable | kEventGpuRecoveryAction;
 
 const char* type_name(unsigned long long t) {
   if (t & kEventXidCriticalError) return "xid";
@@ -24,15 +24,17 @@ const char* type_name(unsigned long long t) {
 }  // namespace
 
 struct EventWatcher::State {
+  explicit State(const base::Logger& l) : own_log(l), log(&own_log) {}
   std::shared_ptr<NvmlLibrary> lib;
-  base::Logger* log = nullptr;
+  base::Logger own_log;  // a copy: an abandoned watcher may outlive the caller's logger
+  base::Logger* log;
   unsigned wait_ms = 500;
 
   mutable std::mutex mu;
   std::condition_variable cv;
   bool stop = false;
   bool exited = false;
-  bool running = false;  // the set exists and at least one GPU is registered
+  bool running = false;   // the set exists and at least one GPU is registered
   uint64_t want_gen = 0;  // bumped by watch()
   std::vector<NvmlSampler::Handle> want;
   std::map<std::string, EventCounts> counts;  // by UUID
@@ -114,9 +116,8 @@ void EventWatcher::State::run() {
 }
 
 EventWatcher::EventWatcher(std::shared_ptr<NvmlLibrary> lib, base::Logger& log, unsigned wait_ms)
-    : s_(std::make_shared<State>()) {
+    : s_(std::make_shared<State>(log)) {
   s_->lib = std::move(lib);
-  s_->log = &log;
   s_->wait_ms = wait_ms;
   std::thread([s = s_] { s->run(); }).detach();
 }

@@ -91,12 +91,11 @@ const MetricDef kTable[] = {
      "PCIe bytes received per second over the last collection interval (GPM, or NVML's byte counter).",
      "GPM metric 21 PCIE_RX_PER_SEC where the GPU has GPM, else field 198 PCIE_COUNT_RX_BYTES, delta per cycle"},
     {V::kPcieTxBytes, "llmon_gpu_pcie_transmit_bytes_total", C, 1,
-     "PCIe bytes transmitted since llmon started watching (counter wraps unfolded).",
-     "field 197 PCIE_COUNT_TX_BYTES"},
+     "PCIe bytes transmitted since llmon started watching (counter wraps unfolded).", "field 197 PCIE_COUNT_TX_BYTES"},
     {V::kPcieRxBytes, "llmon_gpu_pcie_receive_bytes_total", C, 1,
      "PCIe bytes received since llmon started watching (counter wraps unfolded).", "field 198 PCIE_COUNT_RX_BYTES"},
-    {V::kNvlinkTxBytes, "llmon_gpu_nvlink_transmit_bytes_total", C, 1,
-     "NVLink data bytes transmitted, all links.", "field 138 NVLINK_THROUGHPUT_DATA_TX, scope all links (KiB)"},
+    {V::kNvlinkTxBytes, "llmon_gpu_nvlink_transmit_bytes_total", C, 1, "NVLink data bytes transmitted, all links.",
+     "field 138 NVLINK_THROUGHPUT_DATA_TX, scope all links (KiB)"},
     {V::kNvlinkRxBytes, "llmon_gpu_nvlink_receive_bytes_total", C, 1, "NVLink data bytes received, all links.",
      "field 139 NVLINK_THROUGHPUT_DATA_RX, scope all links (KiB)"},
     {V::kNvlinkCrcFlit, "DCGM_FI_DEV_NVLINK_CRC_FLIT_ERROR_COUNT_TOTAL", C, 1,
@@ -107,10 +106,10 @@ const MetricDef kTable[] = {
      "field 52 NVLINK_REPLAY_ERROR_COUNT_TOTAL"},
     {V::kNvlinkRecovery, "DCGM_FI_DEV_NVLINK_RECOVERY_ERROR_COUNT_TOTAL", C, 1,
      "Total number of NVLink recovery errors.", "field 59 NVLINK_RECOVERY_ERROR_COUNT_TOTAL"},
-    {V::kViolPowerS, "DCGM_FI_DEV_POWER_VIOLATION", C, 1e9,
-     "Time clocks were held down by the power limit (in ns).", "field 74 PERF_POLICY_POWER"},
-    {V::kViolThermalS, "DCGM_FI_DEV_THERMAL_VIOLATION", C, 1e9,
-     "Time clocks were held down by thermal limits (in ns).", "field 75 PERF_POLICY_THERMAL"},
+    {V::kViolPowerS, "DCGM_FI_DEV_POWER_VIOLATION", C, 1e9, "Time clocks were held down by the power limit (in ns).",
+     "field 74 PERF_POLICY_POWER"},
+    {V::kViolThermalS, "DCGM_FI_DEV_THERMAL_VIOLATION", C, 1e9, "Time clocks were held down by thermal limits (in ns).",
+     "field 75 PERF_POLICY_THERMAL"},
     {V::kViolSyncBoostS, "DCGM_FI_DEV_SYNC_BOOST_VIOLATION", C, 1e9,
      "Time clocks were held down by sync boost (in ns).", "field 76 PERF_POLICY_SYNC_BOOST"},
     {V::kViolBoardLimitS, "DCGM_FI_DEV_BOARD_LIMIT_VIOLATION", C, 1e9,
@@ -176,7 +175,11 @@ const ReasonDef kReasons[] = {
 
 }  // namespace
 
-std::span<const MetricDef> metric_table() { return kTable; }
-std::span<const ReasonDef> clock_event_reasons() { return kReasons; }
+std::span<const MetricDef> metric_table() {
+  return kTable;
+}
+std::span<const ReasonDef> clock_event_reasons() {
+  return kReasons;
+}
 
 }  // namespace llmon::gpu::nvml

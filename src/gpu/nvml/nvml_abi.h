@@ -50,17 +50,17 @@ enum : Return {
   kErrArgumentVersionMismatch = 25,
   kErrDeprecated = 26,
   kErrNotReady = 27,
-  kErrGpuNotFound = 28,  // newer drivers
+  kErrGpuNotFound = 28,   // newer drivers
   kErrInvalidState = 29,  // newer drivers
   kErrUnknown = 999,
 };
 
 // Buffer sizes.
-inline constexpr unsigned kUuidBufferSize = 96;           // NVML_DEVICE_UUID_V2_BUFFER_SIZE
-inline constexpr unsigned kNameBufferSize = 96;           // NVML_DEVICE_NAME_V2_BUFFER_SIZE
-inline constexpr unsigned kSystemVersionBufferSize = 80;  // driver and NVML version strings
+inline constexpr unsigned kUuidBufferSize = 96;                  // NVML_DEVICE_UUID_V2_BUFFER_SIZE
+inline constexpr unsigned kNameBufferSize = 96;                  // NVML_DEVICE_NAME_V2_BUFFER_SIZE
+inline constexpr unsigned kSystemVersionBufferSize = 80;         // driver and NVML version strings
 inline constexpr unsigned long long kValueNotAvailable = ~0ULL;  // NVML_VALUE_NOT_AVAILABLE
-inline constexpr unsigned kNoInstance = 0xFFFFFFFFu;            // gpuInstanceId of a non-MIG process
+inline constexpr unsigned kNoInstance = 0xFFFFFFFFu;             // gpuInstanceId of a non-MIG process
 
 struct PciInfo {  // nvmlPciInfo_t (also the _v3 call's layout), 68 bytes
   char busIdLegacy[16];
@@ -81,7 +81,7 @@ struct Memory {  // nvmlMemory_t (v1): `used` includes reserved memory
   unsigned long long total, free, used;
 };
 
-struct MemoryV2 {  // nvmlMemory_v2_t
+struct MemoryV2 {    // nvmlMemory_v2_t
   unsigned version;  // kMemoryV2Version
   unsigned long long total, reserved, free, used;
 };
@@ -167,7 +167,7 @@ enum : unsigned {
   kFiNvlinkCrcDataErrorTotal = 45,
   kFiNvlinkReplayErrorTotal = 52,
   kFiNvlinkRecoveryErrorTotal = 59,
-  kFiPerfPolicyPower = 74,      // = CLOCKS_EVENT_REASON_SW_POWER_CAP, ns
+  kFiPerfPolicyPower = 74,  // = CLOCKS_EVENT_REASON_SW_POWER_CAP, ns
   kFiPerfPolicyThermal = 75,
   kFiPerfPolicySyncBoost = 76,  // = CLOCKS_EVENT_REASON_SYNC_BOOST, ns
   kFiPerfPolicyBoardLimit = 77,
@@ -205,7 +205,7 @@ inline constexpr unsigned long long kEventDoubleBitEcc = 0x2;
 inline constexpr unsigned long long kEventPState = 0x4;
 inline constexpr unsigned long long kEventXidCriticalError = 0x8;
 inline constexpr unsigned long long kEventClock = 0x10;
-inline constexpr unsigned long long kEventGpuUnavailable = 0x4000;    // newer drivers
+inline constexpr unsigned long long kEventGpuUnavailable = 0x4000;     // newer drivers
 inline constexpr unsigned long long kEventGpuRecoveryAction = 0x8000;  // newer drivers
 
 // Clock event (throttle) reason bits, nvmlClocksEventReason* / ...ThrottleReason*.
@@ -225,8 +225,8 @@ inline constexpr unsigned kMigEnable = 1;
 // device's counters, and metrics computed between them.
 struct GpmSampleSt;
 using GpmSample = GpmSampleSt*;  // nvmlGpmSample_t
-struct GpmSupport {               // nvmlGpmSupport_t
-  unsigned version;               // kGpmSupportVersion
+struct GpmSupport {              // nvmlGpmSupport_t
+  unsigned version;              // kGpmSupportVersion
   unsigned isSupportedDevice;
 };
 inline constexpr unsigned kGpmSupportVersion = 1;
@@ -290,7 +290,8 @@ using FnDevEcc = Return (*)(Device, int error_type, int counter_type, unsigned l
 using FnDevRemapped = Return (*)(Device, unsigned* corr, unsigned* unc, unsigned* pending, unsigned* failure);
 using FnDevFields = Return (*)(Device, int, FieldValue*);
 using FnDevProcesses = Return (*)(Device, unsigned* count, void* infos);  // stride depends on the version
-using FnDevProcessUtil = Return (*)(Device, ProcessUtilizationSample*, unsigned* count, unsigned long long last_seen_us);
+using FnDevProcessUtil = Return (*)(Device, ProcessUtilizationSample*, unsigned* count,
+                                    unsigned long long last_seen_us);
 using FnDevUintUint = Return (*)(Device, unsigned*, unsigned*);
 using FnDevIndexHandle = Return (*)(Device, unsigned, Device*);
 using FnEventSetCreate = Return (*)(EventSet*);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstring>
 #include <condition_variable>
+#include <cstring>
 #include <mutex>
 #include <thread>
 
@@ -27,8 +27,12 @@ std::string read_string(const NvmlLibrary& lib, Fn f) {
 }  // namespace
 
 struct NvmlBackend::State {
+  explicit State(const base::Logger& l) : own_log(l), log(&own_log) {}
   BackendOptions opt;
-  base::Logger* log = nullptr;
+  // The worker's own logger (a copy): an abandoned worker may outlive the
+  // agent's logger.
+  base::Logger own_log;
+  base::Logger* log;
 
   std::mutex mu;
   std::condition_variable cv;
@@ -159,9 +163,8 @@ void NvmlBackend::State::run() {
   cv.notify_all();
 }
 
-NvmlBackend::NvmlBackend(BackendOptions opt, base::Logger& log) : s_(std::make_shared<State>()) {
+NvmlBackend::NvmlBackend(BackendOptions opt, base::Logger& log) : s_(std::make_shared<State>(log)) {
   s_->opt = std::move(opt);
-  s_->log = &log;
   std::thread([s = s_] { s->run(); }).detach();
 }
 

@@ -50,10 +50,10 @@ class NvmlBackend {
 
   struct Result {
     std::shared_ptr<const Sample> sample;  // null on timeout / stuck
-    bool timed_out = false;  // this cycle waited timeout_ms in vain
-    bool stuck = false;      // an earlier call is still inside the driver
-    bool initialising = false;  // the first sample (library load, nvmlInit) is still running
-    double seconds = 0;      // how long the sampling took (or was waited for)
+    bool timed_out = false;                // this cycle waited timeout_ms in vain
+    bool stuck = false;                    // an earlier call is still inside the driver
+    bool initialising = false;             // the first sample (library load, nvmlInit) is still running
+    double seconds = 0;                    // how long the sampling took (or was waited for)
   };
   Result collect(int64_t now_ms);
 

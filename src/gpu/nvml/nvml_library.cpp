@@ -17,7 +17,9 @@ static_assert(sizeof(kEntries) / sizeof(kEntries[0]) == kFnCount);
 
 }  // namespace
 
-std::string_view NvmlLibrary::function_name(Fn f) { return *kEntries[idx(f)].names.begin(); }
+std::string_view NvmlLibrary::function_name(Fn f) {
+  return *kEntries[idx(f)].names.begin();
+}
 
 Expected<std::unique_ptr<NvmlLibrary>> NvmlLibrary::load(const std::string& path) {
   auto lib = base::DynamicLibrary::open(path);
@@ -62,7 +64,7 @@ uint64_t NvmlLibrary::total_calls() const {
 }
 
 NvmlLibrary::~NvmlLibrary() {
-  if (leak_) (void)lib_.release();
+  if (leak_.load()) (void)lib_.release();
 }
 
 }  // namespace llmon::gpu::nvml

@@ -25,62 +25,62 @@
 
 namespace llmon::gpu::nvml {
 
-#define LLMON_NVML_FUNCTIONS(X)                                                                                   \
-  X(Init, FnVoid, "nvmlInit_v2", "nvmlInit")                                                                       \
-  X(Shutdown, FnVoid, "nvmlShutdown")                                                                              \
-  X(ErrorString, FnErrorString, "nvmlErrorString")                                                                 \
-  X(DriverVersion, FnString, "nvmlSystemGetDriverVersion")                                                         \
-  X(NvmlVersion, FnString, "nvmlSystemGetNVMLVersion")                                                             \
-  X(CudaDriverVersion, FnInt, "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion")               \
-  X(DeviceCount, FnUint, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount")                                            \
-  X(HandleByIndex, FnHandleByIndex, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex")                 \
-  X(Uuid, FnDevString, "nvmlDeviceGetUUID")                                                                        \
-  X(Name, FnDevString, "nvmlDeviceGetName")                                                                        \
-  X(PciInfo, FnDevPci, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo")               \
-  X(MinorNumber, FnDevUint, "nvmlDeviceGetMinorNumber")                                                            \
-  X(UtilizationRates, FnDevUtil, "nvmlDeviceGetUtilizationRates")                                                  \
-  X(EncoderUtilization, FnDevCodecUtil, "nvmlDeviceGetEncoderUtilization")                                         \
-  X(DecoderUtilization, FnDevCodecUtil, "nvmlDeviceGetDecoderUtilization")                                         \
-  X(MemoryInfoV2, FnDevMemoryV2, "nvmlDeviceGetMemoryInfo_v2")                                                     \
-  X(MemoryInfo, FnDevMemory, "nvmlDeviceGetMemoryInfo")                                                            \
-  X(Temperature, FnDevEnumUint, "nvmlDeviceGetTemperature")                                                        \
-  X(PowerUsage, FnDevUint, "nvmlDeviceGetPowerUsage")                                                              \
-  X(EnforcedPowerLimit, FnDevUint, "nvmlDeviceGetEnforcedPowerLimit")                                              \
-  X(PowerManagementLimit, FnDevUint, "nvmlDeviceGetPowerManagementLimit")                                          \
-  X(TotalEnergy, FnDevU64, "nvmlDeviceGetTotalEnergyConsumption")                                                  \
-  X(ClockInfo, FnDevEnumUint, "nvmlDeviceGetClockInfo")                                                            \
-  X(MaxClockInfo, FnDevEnumUint, "nvmlDeviceGetMaxClockInfo")                                                      \
-  X(ClockEventReasons, FnDevU64, "nvmlDeviceGetCurrentClocksEventReasons",                                         \
-    "nvmlDeviceGetCurrentClocksThrottleReasons")                                                                   \
-  X(PerformanceState, FnDevInt, "nvmlDeviceGetPerformanceState")                                                   \
-  X(FanSpeed, FnDevUint, "nvmlDeviceGetFanSpeed")                                                                  \
-  X(PcieReplayCounter, FnDevUint, "nvmlDeviceGetPcieReplayCounter")                                                \
-  X(PcieLinkGen, FnDevUint, "nvmlDeviceGetCurrPcieLinkGeneration")                                                 \
-  X(PcieLinkWidth, FnDevUint, "nvmlDeviceGetCurrPcieLinkWidth")                                                    \
-  X(PcieMaxLinkGen, FnDevUint, "nvmlDeviceGetMaxPcieLinkGeneration")                                               \
-  X(PcieMaxLinkWidth, FnDevUint, "nvmlDeviceGetMaxPcieLinkWidth")                                                  \
-  X(TotalEccErrors, FnDevEcc, "nvmlDeviceGetTotalEccErrors")                                                       \
-  X(RemappedRows, FnDevRemapped, "nvmlDeviceGetRemappedRows")                                                      \
-  X(FieldValues, FnDevFields, "nvmlDeviceGetFieldValues")                                                          \
-  X(ComputeProcesses, FnDevProcesses, "nvmlDeviceGetComputeRunningProcesses_v3",                                   \
-    "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetComputeRunningProcesses")                             \
-  X(GraphicsProcesses, FnDevProcesses, "nvmlDeviceGetGraphicsRunningProcesses_v3",                                 \
-    "nvmlDeviceGetGraphicsRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses")                           \
-  X(ProcessUtilization, FnDevProcessUtil, "nvmlDeviceGetProcessUtilization")                                       \
-  X(MigMode, FnDevUintUint, "nvmlDeviceGetMigMode")                                                                \
-  X(MaxMigDeviceCount, FnDevUint, "nvmlDeviceGetMaxMigDeviceCount")                                                \
-  X(MigDeviceByIndex, FnDevIndexHandle, "nvmlDeviceGetMigDeviceHandleByIndex")                                     \
-  X(GpuInstanceId, FnDevUint, "nvmlDeviceGetGpuInstanceId")                                                        \
-  X(ComputeInstanceId, FnDevUint, "nvmlDeviceGetComputeInstanceId")                                                \
-  X(EventSetCreate, FnEventSetCreate, "nvmlEventSetCreate")                                                        \
-  X(SupportedEventTypes, FnDevU64, "nvmlDeviceGetSupportedEventTypes")                                             \
-  X(RegisterEvents, FnRegisterEvents, "nvmlDeviceRegisterEvents")                                                  \
-  X(EventSetWait, FnEventSetWait, "nvmlEventSetWait_v2", "nvmlEventSetWait")                                       \
-  X(EventSetFree, FnEventSetFree, "nvmlEventSetFree")                                                             \
-  X(GpmQueryDeviceSupport, FnGpmQuerySupport, "nvmlGpmQueryDeviceSupport")                                         \
-  X(GpmSampleAlloc, FnGpmSampleAlloc, "nvmlGpmSampleAlloc")                                                        \
-  X(GpmSampleFree, FnGpmSampleFree, "nvmlGpmSampleFree")                                                           \
-  X(GpmSampleGet, FnGpmSampleGet, "nvmlGpmSampleGet")                                                              \
+#define LLMON_NVML_FUNCTIONS(X)                                                                      \
+  X(Init, FnVoid, "nvmlInit_v2", "nvmlInit")                                                         \
+  X(Shutdown, FnVoid, "nvmlShutdown")                                                                \
+  X(ErrorString, FnErrorString, "nvmlErrorString")                                                   \
+  X(DriverVersion, FnString, "nvmlSystemGetDriverVersion")                                           \
+  X(NvmlVersion, FnString, "nvmlSystemGetNVMLVersion")                                               \
+  X(CudaDriverVersion, FnInt, "nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion") \
+  X(DeviceCount, FnUint, "nvmlDeviceGetCount_v2", "nvmlDeviceGetCount")                              \
+  X(HandleByIndex, FnHandleByIndex, "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex")   \
+  X(Uuid, FnDevString, "nvmlDeviceGetUUID")                                                          \
+  X(Name, FnDevString, "nvmlDeviceGetName")                                                          \
+  X(PciInfo, FnDevPci, "nvmlDeviceGetPciInfo_v3", "nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo") \
+  X(MinorNumber, FnDevUint, "nvmlDeviceGetMinorNumber")                                              \
+  X(UtilizationRates, FnDevUtil, "nvmlDeviceGetUtilizationRates")                                    \
+  X(EncoderUtilization, FnDevCodecUtil, "nvmlDeviceGetEncoderUtilization")                           \
+  X(DecoderUtilization, FnDevCodecUtil, "nvmlDeviceGetDecoderUtilization")                           \
+  X(MemoryInfoV2, FnDevMemoryV2, "nvmlDeviceGetMemoryInfo_v2")                                       \
+  X(MemoryInfo, FnDevMemory, "nvmlDeviceGetMemoryInfo")                                              \
+  X(Temperature, FnDevEnumUint, "nvmlDeviceGetTemperature")                                          \
+  X(PowerUsage, FnDevUint, "nvmlDeviceGetPowerUsage")                                                \
+  X(EnforcedPowerLimit, FnDevUint, "nvmlDeviceGetEnforcedPowerLimit")                                \
+  X(PowerManagementLimit, FnDevUint, "nvmlDeviceGetPowerManagementLimit")                            \
+  X(TotalEnergy, FnDevU64, "nvmlDeviceGetTotalEnergyConsumption")                                    \
+  X(ClockInfo, FnDevEnumUint, "nvmlDeviceGetClockInfo")                                              \
+  X(MaxClockInfo, FnDevEnumUint, "nvmlDeviceGetMaxClockInfo")                                        \
+  X(ClockEventReasons, FnDevU64, "nvmlDeviceGetCurrentClocksEventReasons",                           \
+    "nvmlDeviceGetCurrentClocksThrottleReasons")                                                     \
+  X(PerformanceState, FnDevInt, "nvmlDeviceGetPerformanceState")                                     \
+  X(FanSpeed, FnDevUint, "nvmlDeviceGetFanSpeed")                                                    \
+  X(PcieReplayCounter, FnDevUint, "nvmlDeviceGetPcieReplayCounter")                                  \
+  X(PcieLinkGen, FnDevUint, "nvmlDeviceGetCurrPcieLinkGeneration")                                   \
+  X(PcieLinkWidth, FnDevUint, "nvmlDeviceGetCurrPcieLinkWidth")                                      \
+  X(PcieMaxLinkGen, FnDevUint, "nvmlDeviceGetMaxPcieLinkGeneration")                                 \
+  X(PcieMaxLinkWidth, FnDevUint, "nvmlDeviceGetMaxPcieLinkWidth")                                    \
+  X(TotalEccErrors, FnDevEcc, "nvmlDeviceGetTotalEccErrors")                                         \
+  X(RemappedRows, FnDevRemapped, "nvmlDeviceGetRemappedRows")                                        \
+  X(FieldValues, FnDevFields, "nvmlDeviceGetFieldValues")                                            \
+  X(ComputeProcesses, FnDevProcesses, "nvmlDeviceGetComputeRunningProcesses_v3",                     \
+    "nvmlDeviceGetComputeRunningProcesses_v2", "nvmlDeviceGetComputeRunningProcesses")               \
+  X(GraphicsProcesses, FnDevProcesses, "nvmlDeviceGetGraphicsRunningProcesses_v3",                   \
+    "nvmlDeviceGetGraphicsRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses")             \
+  X(ProcessUtilization, FnDevProcessUtil, "nvmlDeviceGetProcessUtilization")                         \
+  X(MigMode, FnDevUintUint, "nvmlDeviceGetMigMode")                                                  \
+  X(MaxMigDeviceCount, FnDevUint, "nvmlDeviceGetMaxMigDeviceCount")                                  \
+  X(MigDeviceByIndex, FnDevIndexHandle, "nvmlDeviceGetMigDeviceHandleByIndex")                       \
+  X(GpuInstanceId, FnDevUint, "nvmlDeviceGetGpuInstanceId")                                          \
+  X(ComputeInstanceId, FnDevUint, "nvmlDeviceGetComputeInstanceId")                                  \
+  X(EventSetCreate, FnEventSetCreate, "nvmlEventSetCreate")                                          \
+  X(SupportedEventTypes, FnDevU64, "nvmlDeviceGetSupportedEventTypes")                               \
+  X(RegisterEvents, FnRegisterEvents, "nvmlDeviceRegisterEvents")                                    \
+  X(EventSetWait, FnEventSetWait, "nvmlEventSetWait_v2", "nvmlEventSetWait")                         \
+  X(EventSetFree, FnEventSetFree, "nvmlEventSetFree")                                                \
+  X(GpmQueryDeviceSupport, FnGpmQuerySupport, "nvmlGpmQueryDeviceSupport")                           \
+  X(GpmSampleAlloc, FnGpmSampleAlloc, "nvmlGpmSampleAlloc")                                          \
+  X(GpmSampleFree, FnGpmSampleFree, "nvmlGpmSampleFree")                                             \
+  X(GpmSampleGet, FnGpmSampleGet, "nvmlGpmSampleGet")                                                \
   X(GpmMetricsGet, FnGpmMetricsGet, "nvmlGpmMetricsGet")
 
 enum class Fn : uint8_t {
@@ -127,7 +127,7 @@ class NvmlLibrary {
 
   // Leaves the library mapped at destruction (a thread stuck in a hung
   // NVML call must not return into unmapped code).
-  void leak_on_destroy() { leak_ = true; }
+  void leak_on_destroy() { leak_.store(true); }  // any thread
   ~NvmlLibrary();
 
  private:
@@ -138,7 +138,7 @@ class NvmlLibrary {
   std::array<std::string_view, kFnCount> symbol_{};
   mutable std::array<std::atomic<uint64_t>, kFnCount> calls_{};
   bool maybe_cc_stride_ = false;
-  bool leak_ = false;
+  std::atomic<bool> leak_{false};
 };
 
 }  // namespace llmon::gpu::nvml

@@ -46,9 +46,9 @@
 namespace llmon::gpu::nvml {
 
 struct SamplerOptions {
-  int slow_every = 10;     // cycles between reads of slowly changing values
-  bool processes = true;   // read process lists and per-process utilisation
-  bool gpm = true;         // GPM metrics (SM, tensor, DRAM activity) where the GPU has them
+  int slow_every = 10;    // cycles between reads of slowly changing values
+  bool processes = true;  // read process lists and per-process utilisation
+  bool gpm = true;        // GPM metrics (SM, tensor, DRAM activity) where the GPU has them
 };
 
 class NvmlSampler {

@@ -77,7 +77,7 @@ enum class V : uint8_t {
   kEventSwThermalS,  // clock-event reason durations (newer drivers), seconds
   kEventHwThermalS,
   kEventHwPowerBrakeS,
-  kMigMode,  // 1 enabled
+  kMigMode,           // 1 enabled
   kNvlinkTotalBytes,  // transmit + receive
   // GPM (Hopper and newer), ratios 0-1 / bytes per second over the last cycle.
   kGpmGraphicsActive,
@@ -100,7 +100,7 @@ struct ProcessSample {
   char type = 'C';  // 'C' compute, 'G' graphics, 'M' MPS ('C' and 'G' merged as "C+G" -> 'B')
   double used_memory_bytes = kNa;
   double sm_util = kNa, mem_util = kNa, enc_util = kNa, dec_util = kNa;  // ratios, NaN: no sample
-  uint32_t gpu_instance = 0xFFFFFFFFu;  // MIG GPU instance id, or none
+  uint32_t gpu_instance = 0xFFFFFFFFu;                                   // MIG GPU instance id, or none
   uint32_t compute_instance = 0xFFFFFFFFu;
 };
 
@@ -112,14 +112,14 @@ struct MigInstanceSample {
 };
 
 struct EventCounts {
-  std::map<uint64_t, uint64_t> xid;          // Xid -> occurrences since llmon started
-  double last_xid = kNa;                     // the most recent Xid (DCGM_FI_DEV_XID_ERRORS)
+  std::map<uint64_t, uint64_t> xid;         // Xid -> occurrences since llmon started
+  double last_xid = kNa;                    // the most recent Xid (DCGM_FI_DEV_XID_ERRORS)
   std::map<std::string, uint64_t> by_type;  // "xid", "sbe", "dbe", "gpu_unavailable", ...
 };
 
 struct DeviceSample {
   DeviceIdentity id;
-  bool lost = false;          // the driver answers GPU_IS_LOST for it
+  bool lost = false;  // the driver answers GPU_IS_LOST for it
   std::array<double, kValueCount> v{};
   std::vector<ProcessSample> processes;
   std::vector<MigInstanceSample> mig;
@@ -136,7 +136,7 @@ struct Sample {
   std::string reason;  // why not up: "libnvidia-ml.so.1 not found", ...
   std::string driver_version, nvml_version, cuda_driver_version;
   std::vector<DeviceSample> devices;
-  uint64_t nvml_calls = 0;  // calls made by this cycle
+  uint64_t nvml_calls = 0;                                               // calls made by this cycle
   std::map<std::pair<std::string, std::string>, uint64_t> errors_total;  // (function, error) -> count so far
 };
 

@@ -1,0 +1,63 @@
+// Implements docs/format/chunk.md: what encoder and decoder share.
+#include "tsdb/chunk.h"
+
+#include <bit>
+#include <cmath>
+
+#include "tsdb/chunk_codes.h"
+
+namespace llmon::tsdb {
+
+using namespace codes;
+
+std::string_view encoding_name(Encoding e) {
+  switch (e) {
+    case Encoding::kXor:
+      return "xor";
+    case Encoding::kXorInt:
+      return "xor-int";
+  }
+  return "unknown";
+}
+
+namespace detail {
+
+bool representable(double v, int scale, int64_t* n) {
+  if (!std::isfinite(v)) return false;
+  double x = v * kPow10[scale];
+  if (!(std::fabs(x) <= kTwo53)) return false;
+  int64_t r = std::llround(x);
+  if (r > (int64_t{1} << 53) || r < -(int64_t{1} << 53)) return false;
+  double back = static_cast<double>(r) / kPow10[scale];
+  if (std::bit_cast<uint64_t>(back) != std::bit_cast<uint64_t>(v)) return false;
+  *n = r;
+  return true;
+}
+
+void update_after_other(IntState& st, double v) {
+  for (int s = st.scale; s <= kMaxScale; ++s) {
+    int64_t n = 0;
+    if (representable(v, s, &n)) {
+      st.valid = true;
+      st.scale = s;
+      st.n = static_cast<uint64_t>(n);
+      st.d = 0;
+      return;
+    }
+  }
+  st.valid = false;
+}
+
+}  // namespace detail
+
+Expected<std::vector<storage::Sample>> decode_chunk(std::span<const uint8_t> chunk) {
+  auto dec = ChunkDecoder::open(chunk);
+  if (!dec) return dec.status();
+  std::vector<storage::Sample> out;
+  out.reserve(dec->num_samples());
+  while (dec->next()) out.push_back(dec->at());
+  if (!dec->err().is_ok()) return dec->err();
+  return out;
+}
+
+}  // namespace llmon::tsdb

@@ -1,0 +1,157 @@
+// ChunkDecoder: docs/format/chunk.md. Never reads outside the chunk (BitReader
+// bounds every read); every malformed input ends in err().
+#include <bit>
+#include <string>
+
+#include "tsdb/chunk.h"
+#include "tsdb/chunk_codes.h"
+
+namespace llmon::tsdb {
+
+using namespace codes;
+
+Expected<ChunkDecoder> ChunkDecoder::open(std::span<const uint8_t> chunk) {
+  if (chunk.size() < kHeaderFixed + 1)
+    return Status::error("chunk: header truncated (" + std::to_string(chunk.size()) + " bytes)");
+  uint8_t enc = chunk[0];
+  if (enc != static_cast<uint8_t>(Encoding::kXor) && enc != static_cast<uint8_t>(Encoding::kXorInt))
+    return Status::error("chunk: unknown encoding " + std::to_string(enc));
+  size_t count = (size_t{chunk[1]} << 8) | chunk[2];
+  if (count == 0) return Status::error("chunk: num_samples is 0");
+  uint64_t z = 0;
+  size_t pos = kHeaderFixed;
+  for (int i = 0;; ++i) {
+    if (pos >= chunk.size()) return Status::error("chunk: first_t varint truncated");
+    if (i == 9 && chunk[pos] > 1) return Status::error("chunk: first_t varint overflows 64 bits");
+    uint8_t b = chunk[pos++];
+    z |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
+    if (!(b & 0x80)) break;
+  }
+  return ChunkDecoder(static_cast<Encoding>(enc), count, unzigzag(z), chunk.subspan(pos));
+}
+
+bool ChunkDecoder::fail(std::string what) {
+  err_ = Status::error("chunk: sample " + std::to_string(idx_) + " of " + std::to_string(count_) + ": " + what);
+  idx_ = count_;
+  at_end_ = true;
+  return false;
+}
+
+bool ChunkDecoder::next() {
+  if (idx_ >= count_) {
+    at_end_ = true;
+    return false;
+  }
+  if (idx_ == 0) {
+    v_prev_bits_ = reader_.read_bits(64);
+    if (reader_.failed()) return fail("bit stream ends in the first value");
+    cur_ = {first_t_, std::bit_cast<double>(v_prev_bits_)};
+    if (encoding_ == Encoding::kXorInt) detail::update_after_other(int_, cur_.v);
+    ++idx_;
+    return true;
+  }
+  // XOR-INT sample codes: 0 | 100 + run | 1 + t code + v code.
+  bool trivial = false, value_first_one = false;
+  size_t run = 0;
+  if (encoding_ == Encoding::kXor) {
+    delta_prev_ += read_dod(reader_, kTimeBuckets);
+  } else if (run_left_ > 0) {
+    --run_left_;
+    trivial = true;
+  } else if (!reader_.read_bit()) {
+    trivial = true;
+  } else if (reader_.read_bit()) {  // timestamp code other than 0
+    delta_prev_ += read_dod(reader_, kTimeBuckets, true);
+  } else if (reader_.read_bit()) {  // timestamp code 0, value code starting with 1
+    value_first_one = true;
+  } else {  // 100: a run
+    int width = !reader_.read_bit() ? 4 : !reader_.read_bit() ? 8 : 16;
+    run = static_cast<size_t>(reader_.read_bits(width)) + 2;
+    trivial = true;
+  }
+  auto t = static_cast<int64_t>(static_cast<uint64_t>(cur_.t_ms) + delta_prev_);
+  if (reader_.failed()) return fail("bit stream ends in the timestamp");
+  if (t <= cur_.t_ms) return fail("timestamp " + std::to_string(t) + " not after " + std::to_string(cur_.t_ms));
+  if (run > 0) {
+    if (run > count_ - idx_) return fail("run of " + std::to_string(run) + " samples overruns num_samples");
+    run_left_ = run - 1;
+  }
+  if (trivial) {
+    trivial_value();
+  } else if (!read_value(value_first_one)) {
+    return false;
+  }
+  cur_ = {t, std::bit_cast<double>(v_prev_bits_)};
+  ++idx_;
+  return true;
+}
+
+void ChunkDecoder::trivial_value() {
+  if (!int_.valid) return;  // the previous value, unchanged
+  int_.n += int_.d;
+  v_prev_bits_ = std::bit_cast<uint64_t>(from_int(int_.n, int_.scale));
+}
+
+bool ChunkDecoder::read_value(bool first_bit_was_one) {
+  if (encoding_ == Encoding::kXorInt && int_.valid) {
+    int ones = first_bit_was_one ? 1 : 0;
+    while (ones < 3 && reader_.read_bit()) ++ones;
+    if (reader_.failed()) return fail("bit stream ends in the value");
+    if (ones < 2) {  // 0: integer dod 0; 10: integer dod bucket
+      uint64_t dod = ones == 1 ? read_dod(reader_, kValueBuckets) : 0;
+      if (reader_.failed()) return fail("bit stream ends in the value");
+      int_.d += dod;
+      int_.n += int_.d;
+      v_prev_bits_ = std::bit_cast<uint64_t>(from_int(int_.n, int_.scale));
+      return true;
+    }
+    if (ones == 3) {  // 111: XOR tail; 110: unchanged
+      uint64_t x = 0;
+      if (!read_xor_tail(&x)) return false;
+      v_prev_bits_ ^= x;
+    }
+    detail::update_after_other(int_, std::bit_cast<double>(v_prev_bits_));
+    return true;
+  }
+  bool changed = first_bit_was_one || reader_.read_bit();
+  if (reader_.failed()) return fail("bit stream ends in the value");
+  if (changed) {
+    uint64_t x = 0;
+    if (!read_xor_tail(&x)) return false;
+    v_prev_bits_ ^= x;
+  }
+  if (encoding_ == Encoding::kXorInt) detail::update_after_other(int_, std::bit_cast<double>(v_prev_bits_));
+  return true;
+}
+
+bool ChunkDecoder::read_xor_tail(uint64_t* x) {
+  bool fresh = reader_.read_bit();
+  if (fresh) {
+    int lead = static_cast<int>(reader_.read_bits(5));
+    int sig = static_cast<int>(reader_.read_bits(6));
+    if (sig == 0) sig = 64;
+    if (reader_.failed()) return fail("bit stream ends in the XOR window");
+    if (lead + sig > 64)
+      return fail("XOR window lead " + std::to_string(lead) + " + sig " + std::to_string(sig) + " > 64");
+    window_ = {true, lead, sig};
+  } else if (!window_.set) {
+    if (reader_.failed()) return fail("bit stream ends in the value");
+    return fail("XOR window reused before being set");
+  }
+  uint64_t bits = reader_.read_bits(window_.sig);
+  if (reader_.failed()) return fail("bit stream ends in the XOR bits");
+  *x = bits << (64 - window_.lead - window_.sig);
+  if (*x == 0) return fail("XOR of zero coded as a change");
+  return true;
+}
+
+bool ChunkDecoder::seek(int64_t t_ms) {
+  if (at_end_) return false;
+  if (idx_ > 0 && cur_.t_ms >= t_ms) return true;
+  while (next()) {
+    if (cur_.t_ms >= t_ms) return true;
+  }
+  return false;
+}
+
+}  // namespace llmon::tsdb
