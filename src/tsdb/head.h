@@ -1,0 +1,132 @@
+// The head: the in-memory part of the time-series store, implementing
+// storage::Storage. Per series: closed chunks (immutable byte vectors, shared
+// with queries) plus one open ChunkEncoder; a series index (tsdb/index.h).
+// No persistence yet: the WAL and on-disk blocks (next step) will replay into
+// and cut from it, which is why series have stable numeric SeriesRefs (never
+// reused) and chunks are cut at multiples of `chunk_range_ms` (block-aligned).
+//
+// Concurrency: one std::shared_mutex for the whole head. An Appender buffers
+// its cycle and applies it in commit() under ONE exclusive lock; append()
+// takes the shared lock briefly to look up and check the series (the exclusive
+// lock only to create a new one; ~16 % of append CPU, docs/performance.md
+// "Head (in memory)"); its buffers go back to the head for the next
+// appender, so a steady-state cycle does not allocate them. A query takes the shared lock once in
+// select() to match series and copy chunk references plus a snapshot of each
+// open chunk's bytes (the codec keeps a chunk decodable after every append);
+// decoding happens afterwards, lock-free, on immutable bytes. Chosen over
+// per-series locks because a cycle touches every series: one lock per commit
+// and per select beats ~1 300 lock pairs, and the writer is a single thread.
+//
+// Isolation: a Querier sees exactly the commits made before it was created
+// (Prometheus's head isolation): each commit gets an epoch; while queriers
+// are alive, a series records for each commit the sample count before it, so
+// later samples are cut off. Not isolated against truncate_before(), which may
+// drop chunks an older querier would have read. label_names()/label_values()
+// filter by series time range without isolation. The Head must outlive its
+// appenders and queriers; SeriesSets and iterators own what they read.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <shared_mutex>
+#include <unordered_map>
+
+#include "storage/storage.h"
+#include "tsdb/chunk.h"
+#include "tsdb/index.h"
+
+namespace llmon::tsdb {
+
+struct HeadOptions {
+  // Chunks are cut when a sample falls past the next multiple of this range
+  // after the chunk's first sample (2 h: docs/performance.md "Chunk codec"
+  // measured 1 h and 2 h within 0.3 % of each other, 120 samples +0.16 B/sample).
+  int64_t chunk_range_ms = 2 * 3600 * 1000;
+  // ... or when a chunk holds this many samples (the codec's limit at most).
+  size_t chunk_max_samples = kMaxChunkSamples;
+  Encoding encoding = Encoding::kXorInt;
+};
+
+// Rejected samples, one counter per reason (storage.h's Appender contract).
+struct HeadCounters {
+  uint64_t out_of_order = 0;
+  uint64_t duplicate = 0;  // same timestamp, different value
+  uint64_t out_of_bounds = 0;
+  uint64_t unknown_ref = 0;  // stale/foreign ref without labels to recreate it
+  uint64_t samples_appended = 0;
+};
+
+// Bytes held, for `llmon tsdb inspect`.
+struct HeadMemory {
+  size_t series = 0;
+  size_t closed_chunks = 0;
+  uint64_t samples = 0;
+  size_t chunk_bytes = 0;   // closed chunk bytes + open chunk bytes
+  size_t series_bytes = 0;  // per-series structures (estimated)
+  size_t index_bytes = 0;   // labels, hash map, postings (estimated)
+  size_t total() const { return chunk_bytes + series_bytes + index_bytes; }
+};
+
+struct TruncateResult {
+  size_t chunks_removed = 0;
+  size_t series_removed = 0;
+};
+
+namespace head_detail {
+struct MemSeries;
+struct AppendBuffers;
+class HeadAppender;
+class HeadQuerier;
+}  // namespace head_detail
+
+class Head final : public storage::Storage {
+ public:
+  explicit Head(HeadOptions options = {});
+  ~Head() override;
+  Head(const Head&) = delete;
+  Head& operator=(const Head&) = delete;
+
+  std::unique_ptr<storage::Appender> appender() override;
+  Expected<std::unique_ptr<storage::Querier>> querier(int64_t mint_ms, int64_t maxt_ms) override;
+
+  // Retention: drops whole chunks whose newest sample is older than t_ms, and
+  // series with nothing left; from then on samples older than t_ms are "out
+  // of bounds". Removed series' refs become unknown (append reports them).
+  TruncateResult truncate_before(int64_t t_ms);
+
+  HeadMemory memory() const;
+  HeadCounters counters() const;
+  size_t num_series() const;
+  // Lowest appendable timestamp (INT64_MIN until the first truncation).
+  int64_t min_valid_time() const;
+
+ private:
+  friend class head_detail::HeadAppender;
+  friend class head_detail::HeadQuerier;
+
+  head_detail::MemSeries* find_locked(storage::SeriesRef ref) const;
+  uint64_t low_watermark_locked() const;  // under qmu_
+
+  HeadOptions options_;
+  mutable std::shared_mutex mu_;
+  Index index_;
+  std::unordered_map<storage::SeriesRef, std::unique_ptr<head_detail::MemSeries>> series_;
+  storage::SeriesRef next_ref_ = 1;
+  uint64_t epoch_ = 0;  // commits so far
+  int64_t min_valid_t_;
+  size_t closed_chunk_bytes_ = 0;
+  size_t closed_chunks_ = 0;
+
+  // Epochs of live queriers (registered while mu_ is held shared), and the
+  // last appender's buffers for reuse.
+  mutable std::mutex qmu_;
+  std::multiset<uint64_t> live_queriers_;
+  std::unique_ptr<head_detail::AppendBuffers> spare_buffers_;
+
+  std::atomic<uint64_t> out_of_order_{0}, duplicate_{0}, out_of_bounds_{0}, unknown_ref_{0}, appended_{0};
+};
+
+}  // namespace llmon::tsdb
