@@ -98,6 +98,7 @@ class GpuNvidiaCollector final : public Collector {
     if (scheme_.driver_version() != s.driver_version || !scheme_ready_) {
       scheme_ = gpu::LabelScheme(mode_, hostname_, s.driver_version);
       scheme_ready_ = true;
+      names_ = Names(scheme_);
     }
     write_devices(out, s);
     return Status::ok();
@@ -122,8 +123,8 @@ class GpuNvidiaCollector final : public Collector {
   }
 
   void write_devices(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
-    const auto dev_names = scheme_.names(false);
-    const auto mig_names = scheme_.names(true);
+    const auto& dev_names = names_.dev;
+    const auto& mig_names = names_.mig;
     dev_labels_.resize(s.devices.size());
     for (size_t i = 0; i < s.devices.size(); ++i) labels_for(s.devices[i].id, dev_labels_[i]);
 
@@ -132,7 +133,7 @@ class GpuNvidiaCollector final : public Collector {
                            MetricType::kGauge, dev_names);
       for (size_t i = 0; i < s.devices.size(); ++i) up.add(dev_labels_[i], s.devices[i].lost ? 0 : 1);
     }
-    auto info_names = scheme_.names(false, {"backend"});
+    const auto& info_names = names_.info;
     auto info = out.family("llmon_gpu_info", "GPU identity; the value is always 1.", MetricType::kGauge, info_names);
     for (size_t i = 0; i < s.devices.size(); ++i) {
       labels_for(s.devices[i].id, tmp_, {kBackend});
@@ -168,7 +169,7 @@ class GpuNvidiaCollector final : public Collector {
 
     // Clock event reasons, one series per reason.
     {
-      auto names = scheme_.names(false, {"reason"});
+      const auto& names = names_.reason;
       bool any = false;
       for (const auto& d : s.devices) any = any || (!d.lost && d.has(V::kClockEventReasons));
       if (any) {
@@ -205,7 +206,7 @@ class GpuNvidiaCollector final : public Collector {
     }
     auto xid = out.family("llmon_gpu_xid_errors_total",
                           "Xid errors the driver reported, by Xid, since llmon started (an NVML event counter).",
-                          MetricType::kCounter, scheme_.names(false, {"xid"}));
+                          MetricType::kCounter, names_.xid);
     for (const auto& d : s.devices) {
       for (const auto& [code, n] : d.events.xid) {
         labels_for(d.id, tmp_, {std::to_string(code)});
@@ -214,7 +215,7 @@ class GpuNvidiaCollector final : public Collector {
     }
     auto ev = out.family("llmon_gpu_events_total",
                          "Critical GPU events by type (xid, dbe, sbe, gpu_unavailable, recovery_action).",
-                         MetricType::kCounter, scheme_.names(false, {"type"}));
+                         MetricType::kCounter, names_.type);
     for (const auto& d : s.devices) {
       for (const auto& [type, n] : d.events.by_type) {
         labels_for(d.id, tmp_, {type});
@@ -243,7 +244,7 @@ class GpuNvidiaCollector final : public Collector {
     // Process counts per GPU (dcgm-exporter issue #94).
     {
       auto f = out.family("llmon_gpu_processes", "Processes using the GPU (compute and graphics).", MetricType::kGauge,
-                          scheme_.names(false));
+                          names_.dev);
       for (size_t i = 0; i < s.devices.size(); ++i)
         if (!s.devices[i].lost) f.add(dev_labels_[i], static_cast<double>(s.devices[i].processes.size()));
     }
@@ -271,8 +272,8 @@ class GpuNvidiaCollector final : public Collector {
          "Host resident memory of the GPU process, repeated on each GPU it uses.", MetricType::kGauge,
          [](const ProcRow& r) { return r.info->alive ? r.info->rss_bytes : gpu::nvml::kNa; }},
     };
-    const auto proc_names_dev = scheme_.names(false, gpu::kProcessLabelNames);
-    const auto proc_names_mig = scheme_.names(true, gpu::kProcessLabelNames);
+    const auto& proc_names_dev = names_.proc;
+    const auto& proc_names_mig = names_.proc_mig;
     for (const auto& m : kProc) {
       for (bool mig : {false, true}) {
         bool any = false;
@@ -324,6 +325,21 @@ class GpuNvidiaCollector final : public Collector {
   std::string hostname_;
   gpu::LabelScheme scheme_;
   bool scheme_ready_ = false;
+  // Label-name lists of every family, built when the scheme changes (not per cycle).
+  struct Names {
+    Names() = default;
+    explicit Names(const gpu::LabelScheme& sc)
+        : dev(sc.names(false)),
+          mig(sc.names(true)),
+          info(sc.names(false, {"backend"})),
+          reason(sc.names(false, {"reason"})),
+          xid(sc.names(false, {"xid"})),
+          type(sc.names(false, {"type"})),
+          proc(sc.names(false, gpu::kProcessLabelNames)),
+          proc_mig(sc.names(true, gpu::kProcessLabelNames)) {}
+    std::vector<std::string> dev, mig, info, reason, xid, type, proc, proc_mig;
+  };
+  Names names_;
   uint64_t timeouts_ = 0;
   Status config_error_;
   std::vector<std::vector<std::string>> dev_labels_;
