@@ -44,6 +44,11 @@ struct NvmlBackend::State {
   std::shared_ptr<const Sample> result;
   uint64_t timeouts = 0;
   bool answered_once = false;  // a sample has completed
+  // While NVML is down (no library, no driver), the time of the next
+  // initialisation attempt: until then collect() answers with the cached
+  // "down" sample itself, without waking the worker (hosts without NVIDIA
+  // pay nothing per cycle). Written by the worker under mu.
+  int64_t down_until_ms = 0;
 
   // Worker-thread only (calls read atomically through lib).
   std::shared_ptr<NvmlLibrary> lib;
@@ -150,6 +155,7 @@ void NvmlBackend::State::run() {
     }
     auto r = sample_once(now);
     std::lock_guard lk(mu);
+    down_until_ms = initialised ? 0 : next_try_ms;
     result = std::move(r);
     done_seq = seq;
     answered_once = true;
@@ -185,6 +191,10 @@ NvmlBackend::Result NvmlBackend::collect(int64_t now_ms) {
   if (s_->busy) {
     res.stuck = s_->answered_once;
     res.initialising = !s_->answered_once;
+    return res;
+  }
+  if (s_->answered_once && s_->result && !s_->result->up && now_ms < s_->down_until_ms) {
+    res.sample = s_->result;  // NVML down and not due for a retry: nothing to ask the worker
     return res;
   }
   uint64_t seq = ++s_->req_seq;
