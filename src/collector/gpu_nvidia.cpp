@@ -13,7 +13,9 @@
 // only llmon_gpu_backend_up 0 with the reason.
 #include <array>
 #include <cmath>
+#include <deque>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "base/strings.h"
@@ -39,7 +41,7 @@ constexpr std::string_view kUpHelp =
 struct ProcRow {
   const gpu::DeviceIdentity* id;
   const gpu::nvml::ProcessSample* p;
-  const gpu::ProcessInfo* info;  // copied below; pointer into infos_
+  const gpu::ProcessInfo* info;  // the resolver's entry (live) or a copy in gone_ (exited)
 };
 
 class GpuNvidiaCollector final : public Collector {
@@ -228,15 +230,21 @@ class GpuNvidiaCollector final : public Collector {
     // Resolve every process once (a process on 8 GPUs is read once).
     rows_.clear();
     infos_.clear();
+    gone_.clear();
     for (const auto& d : s.devices) {
       if (d.lost) continue;
       for (const auto& p : d.processes) {
         const gpu::DeviceIdentity* id = &d.id;
         for (const auto& m : d.mig)
           if (p.gpu_instance == m.gpu_instance) id = &m.id;
+        // Each process is resolved once per cycle; live entries are used in
+        // place (no copy), an exited one is copied (its entry is reused).
         auto it = infos_.find(p.pid);
-        if (it == infos_.end()) it = infos_.emplace(p.pid, procs_.lookup(p.pid)).first;
-        rows_.push_back({id, &p, &it->second});
+        if (it == infos_.end()) {
+          const gpu::ProcessInfo& info = procs_.lookup(p.pid);
+          it = infos_.emplace(p.pid, info.alive ? &info : &gone_.emplace_back(info)).first;
+        }
+        rows_.push_back({id, &p, it->second});
       }
     }
     procs_.end_cycle();
@@ -346,7 +354,8 @@ class GpuNvidiaCollector final : public Collector {
   std::vector<std::string> tmp_;
   std::vector<std::string_view> pl_;
   std::vector<ProcRow> rows_;
-  std::map<uint32_t, gpu::ProcessInfo> infos_;
+  std::unordered_map<uint32_t, const gpu::ProcessInfo*> infos_;  // this cycle's lookups
+  std::deque<gpu::ProcessInfo> gone_;                            // copies of exited processes
 };
 
 }  // namespace

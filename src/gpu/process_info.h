@@ -80,7 +80,10 @@ class ProcessResolver {
  public:
   explicit ProcessResolver(procfs::Fs fs);
 
-  // Information about `pid` now. The reference is valid until the next call.
+  // Information about `pid` now. For a live process (alive == true) the
+  // reference stays valid until the same pid is looked up again or an
+  // end_cycle() that does not follow a lookup of it; for an exited one, only
+  // until the next call.
   const ProcessInfo& lookup(uint32_t pid);
   // Forgets cached processes not looked up since the previous end_cycle(), and
   // allows the cached listings to be refreshed once more on a miss.
@@ -114,7 +117,7 @@ class ProcessResolver {
   std::unordered_map<uint32_t, Entry> entries_;
   ProcessInfo gone_;  // returned for exited processes
   double page_size_ = 4096;
-  std::string buf_;   // file read buffer, reused
+  std::string buf_;  // file read buffer, reused
 
   procfs::UserNames users_;
   FileStamp passwd_stamp_;

@@ -13,19 +13,12 @@
 
 #include "support/test_paths.h"
 #include "tsdb/chunk.h"
+#include "tsdb/hex.h"
 
 namespace llmon::tsdb {
 namespace {
 
-std::string hex(const std::vector<uint8_t>& b) {
-  std::string out;
-  char buf[4];
-  for (uint8_t c : b) {
-    std::snprintf(buf, sizeof buf, "%02x", c);
-    out += buf;
-  }
-  return out;
-}
+using llmon::testing::hex;
 
 // What the reference prints for a chunk: "t:bits ..." or "ERR ...".
 std::string expected_line(const std::vector<uint8_t>& chunk) {

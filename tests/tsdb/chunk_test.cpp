@@ -1,4 +1,5 @@
 #include "tsdb/chunk.h"
+#include "tsdb/hex.h"
 
 #include <gtest/gtest.h>
 
@@ -25,15 +26,7 @@ std::vector<uint8_t> encode(Encoding e, const std::vector<Sample>& samples) {
   return enc.bytes();
 }
 
-std::string hex(const std::vector<uint8_t>& b) {
-  std::string out;
-  char buf[4];
-  for (uint8_t c : b) {
-    std::snprintf(buf, sizeof buf, "%02x", c);
-    out += buf;
-  }
-  return out;
-}
+using llmon::testing::hex;
 
 // Encodes with both encodings, decodes, and compares timestamps and value bits.
 void expect_round_trip(const std::vector<Sample>& samples) {
