@@ -53,7 +53,7 @@ print(*[time.clock_gettime_ns(((~int(p)) << 3) | 2) for p in sys.argv[1:]], time
   echo "runs=$RUNS n=$N idle_s=$IDLE_S llmon_port=$LP ne_port=$NP"
 } | tee "$OUT/env.txt"
 
-start_bg "$OUT/llmon.log" "$LLMON" agent --web.listen-address="127.0.0.1:$LP"
+start_bg "$OUT/llmon.log" "$LLMON" agent --web.listen-address="127.0.0.1:$LP" --no-storage.enabled
 L_PID=$LAST_PID
 start_bg "$OUT/node_exporter.log" "$NE" --web.listen-address="127.0.0.1:$NP"
 N_PID=$LAST_PID

@@ -85,7 +85,7 @@ for n in "${NAMES[@]}"; do
   PORT[$n]="$(free_port)"
   # shellcheck disable=SC2086  # ARGS are word lists
   LLMON_FAKE_NVML_SCENARIO="$HOST/scenario.json" LLMON_FAKE_NVML_CALL_LOG="$OUT/$n.calls" \
-    "$LLMON" agent ${ARGS[$n]} "${COMMON[@]}" --web.listen-address="127.0.0.1:${PORT[$n]}" >"$OUT/$n.log" 2>&1 &
+    "$LLMON" agent ${ARGS[$n]} --no-storage.enabled "${COMMON[@]}" --web.listen-address="127.0.0.1:${PORT[$n]}" >"$OUT/$n.log" 2>&1 &
   PID[$n]=$!
   STARTED+=("${PID[$n]}")
   echo "started $n: PID ${PID[$n]} port ${PORT[$n]}: agent ${ARGS[$n]} ${COMMON[*]}" | tee -a "$OUT/env.txt"

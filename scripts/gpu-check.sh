@@ -418,7 +418,7 @@ agent_s="${GPU_CHECK_AGENT_SECONDS:-5}"
 if ((agent_s > 0)); then
   port="$(python3 -c 'import socket
 s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-  "$LLMON" agent --web.listen-address="127.0.0.1:$port" --collect.interval=500ms --log.level=warn "${EXTRA[@]}" \
+  "$LLMON" agent --web.listen-address="127.0.0.1:$port" --no-storage.enabled --collect.interval=500ms --log.level=warn "${EXTRA[@]}" \
     >"$TMP/agent.log" 2>&1 &
   AGENT_PID=$!
   python3 - "http://127.0.0.1:$port/metrics" "$agent_s" 0.5 <<'PY' || say "agent measurement failed: $(tail -c 300 "$TMP/agent.log")"

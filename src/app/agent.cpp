@@ -7,7 +7,11 @@
 
 #include "app/commands.h"
 #include "app/setup.h"
+#include "app/snapshot_sink.h"
+#include "app/storage_setup.h"
+#include "app/tsdb_metrics.h"
 #include "http/server.h"
+#include "tsdb/db.h"
 
 namespace llmon::app {
 
@@ -34,11 +38,30 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
   raise_fd_limit(log);
 
   auto collectors = enabled_collectors(s, clock, log);
+  // The store: a failure to open it is logged and the agent runs without
+  // history rather than not at all.
+  std::unique_ptr<tsdb::Db> db;
+  TsdbMetricsSources tsdb_sources;
+  if (s.get_bool("storage.enabled")) {
+    auto opened = tsdb::Db::open(db_options(s), log, clock);
+    if (opened) {
+      db = std::move(*opened);
+      tsdb_sources.db = db.get();
+      collectors.push_back({"tsdb", make_tsdb_collector(tsdb_sources)});
+    } else {
+      log.error("cannot open the time-series store; running without history", {{"err", opened.error()}});
+    }
+  }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
 
   collector::Scheduler sched(std::move(collectors), clock, log, s.get_duration_ms("collect.interval"));
+  std::unique_ptr<SnapshotSink> sink;
+  if (db) {
+    sink = std::make_unique<SnapshotSink>(*db);
+    sched.add_sink(sink.get());
+  }
   http::MetricsPage page([&sched] { return sched.latest(); });
   http::ServerOptions opts;
   opts.listen_address = s.get("web.listen-address");
@@ -46,6 +69,16 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
   opts.max_connections = static_cast<int>(s.get_int("web.max-requests"));
   opts.version = kVersion;
   http::Server server(opts, page, log);
+  std::shared_ptr<ImportRoute> import_route;
+  if (db && s.get_bool("web.enable-import")) {
+    auto route = register_import_route(server, *db, clock, log);
+    if (route) {
+      import_route = std::move(*route);
+      tsdb_sources.import.store(import_route.get(), std::memory_order_release);
+    } else {
+      log.error("cannot register the import endpoint", {{"err", route.error()}});
+    }
+  }
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});
     return 1;
@@ -60,6 +93,9 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
   sched.stop();
   collect_thread.join();
   server.stop();
+  if (db) {
+    if (Status st = db->close(); !st) log.error("closing the time-series store", {{"err", st.message()}});
+  }
   log.info("stopped");
   return 0;
 }

@@ -12,6 +12,8 @@ namespace llmon::app {
 // Runs until wait_for_stop() returns (main: sigwait for SIGTERM/SIGINT).
 int run_agent(const config::Settings& s, const std::function<void()>& wait_for_stop);
 int run_snapshot(const config::Settings& s, std::FILE* out);
+// `llmon tsdb import FILE...` / `llmon tsdb inspect [--json]` (--storage.path).
+int run_tsdb(const config::Settings& s, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
 

@@ -14,6 +14,7 @@ std::string kind_name(config::FlagKind k) {
     case config::FlagKind::kDuration: return "duration";
     case config::FlagKind::kInt: return "int";
     case config::FlagKind::kRegex: return "regexp";
+    case config::FlagKind::kBytes: return "bytes";
   }
   return "string";
 }
@@ -40,6 +41,9 @@ void write_help(std::FILE* out, bool markdown) {
   const char* usage =
       "llmon agent      collect every interval and serve /metrics\n"
       "llmon snapshot   one-shot summary of the host from two cycles\n"
+      "llmon tsdb import FILE...  backfill Prometheus text (ms timestamps; .gz ok) into --storage.path\n"
+      "llmon tsdb inspect [--json]  series, samples, bytes on disk and per sample, cardinality of --storage.path\n"
+      "llmon tsdb dump [METRIC]    samples of --storage.path as Prometheus text with ms timestamps\n"
       "llmon help       this text (--markdown: docs/cli.md)\n"
       "llmon version    print the version\n";
   if (markdown) {

@@ -12,6 +12,7 @@ std::vector<FlagSpec> build_table() {
   using K = FlagKind;
   const std::vector<std::string> agent{"agent"};
   const std::vector<std::string> collect{"agent", "snapshot"};
+  const std::vector<std::string> storage{"agent", "tsdb"};
   std::vector<FlagSpec> t = {
       {"config.file", K::kString, "", "YAML file with flag values (keys are flag names; nested maps join with '.').", {}},
       {"log.level", K::kString, "info", "Least severe log level to print: debug, info, warn, error.", {}},
@@ -71,10 +72,32 @@ std::vector<FlagSpec> build_table() {
        collect},
       {"collector.gpu.events", K::kBool, "true",
        "Watch NVML events for Xid and other critical errors (llmon_gpu_xid_errors_total).", collect},
+      {"storage.path", K::kString, "llmon-data",
+       "Directory of the time-series store (created if missing; one agent per directory). The systemd unit "
+       "uses /var/lib/llmon.",
+       storage},
+      {"storage.retention.time", K::kDuration, "15d", "How long samples are kept; older data is deleted.", storage},
+      {"storage.retention.size", K::kBytes, "0",
+       "Most bytes the store may use on disk (e.g. 10GB); the oldest data goes first. 0: no size limit.", storage},
+      {"storage.fsync-interval", K::kDuration, "1s",
+       "How often the write-ahead log is fsync()ed: a power cut loses at most this much; a killed agent loses "
+       "nothing. 0s: at every collection cycle.",
+       agent},
+      {"storage.min-free-space", K::kBytes, "256MB",
+       "The store stops appending (logged, llmon_tsdb_writable 0) while its filesystem has less than this free, "
+       "and resumes when space returns.",
+       storage},
+      {"web.enable-import", K::kBool, "false",
+       "Serve POST /api/v1/import/prometheus (backfill into the store, docs/import.md). Off by default, like "
+       "Prometheus's write endpoints: anyone who can reach the port could write history.",
+       agent},
+      {"storage.enabled", K::kBool, "true", "Record every collection cycle into the store at --storage.path.",
+       agent},
       {"snapshot.interval", K::kDuration, "1s", "Time between the two cycles `llmon snapshot` compares.",
        {"snapshot"}},
-      {"json", K::kBool, "false", "Print the snapshot as JSON (stable schema, see docs/snapshot.md).",
-       {"snapshot"}},
+      {"json", K::kBool, "false",
+       "Print as JSON: the snapshot (stable schema, see docs/snapshot.md) or `tsdb inspect`'s report.",
+       {"snapshot", "tsdb"}},
   };
   for (const auto& c : collector::builtin_collectors()) {
     t.push_back({"collector." + std::string(c.name), K::kBool, c.enabled_by_default ? "true" : "false",
@@ -108,6 +131,34 @@ const FlagSpec* find_flag(std::string_view name) {
 }
 
 Expected<int64_t> parse_duration_ms(std::string_view s) { return base::parse_duration_ms(s); }
+
+Expected<uint64_t> parse_bytes(std::string_view s) {
+  std::string_view num = s;
+  size_t i = 0;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  if (i == 0) return Status::error("invalid byte size \"" + std::string(s) + "\" (use e.g. 512MB, 10GB)");
+  num = s.substr(0, i);
+  std::string unit(s.substr(i));
+  for (char& c : unit) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, int> kUnits[] = {{"", 0},   {"B", 0},   {"KB", 1},  {"KIB", 1}, {"MB", 2},
+                                                        {"MIB", 2}, {"GB", 3},  {"GIB", 3}, {"TB", 4},  {"TIB", 4},
+                                                        {"PB", 5},  {"PIB", 5}, {"EB", 6},  {"EIB", 6}};
+  int shift = -1;
+  for (const auto& [name, pow] : kUnits) {
+    if (unit == name) shift = pow;
+  }
+  if (shift < 0) return Status::error("invalid byte size \"" + std::string(s) + "\": unknown unit (B, KB, MB, GB, TB, PB, EB)");
+  uint64_t v = 0;
+  for (char c : num) {
+    if (v > (UINT64_MAX - 9) / 10) return Status::error("byte size \"" + std::string(s) + "\" is too large");
+    v = v * 10 + static_cast<uint64_t>(c - '0');
+  }
+  for (int k = 0; k < shift; ++k) {
+    if (v > (UINT64_MAX >> 10)) return Status::error("byte size \"" + std::string(s) + "\" is too large");
+    v <<= 10;
+  }
+  return v;
+}
 
 Expected<bool> parse_bool(std::string_view s) {
   if (auto b = base::parse_bool_word(s)) return *b;

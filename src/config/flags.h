@@ -6,6 +6,7 @@
 // Collector switches (--collector.<name>) are added from the collector registry.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -16,7 +17,7 @@
 
 namespace llmon::config {
 
-enum class FlagKind { kString, kBool, kDuration, kInt, kRegex };
+enum class FlagKind { kString, kBool, kDuration, kInt, kRegex, kBytes };
 
 struct FlagSpec {
   std::string name;  // without leading dashes, e.g. "web.listen-address"
@@ -35,5 +36,9 @@ const FlagSpec* find_flag(std::string_view name);
 // Parses "1s", "500ms", "2m", "1h30m" (Prometheus duration syntax) into milliseconds.
 Expected<int64_t> parse_duration_ms(std::string_view s);
 Expected<bool> parse_bool(std::string_view s);
+// Parses a byte size as Prometheus's --storage.tsdb.retention.size does: an
+// integer with an optional unit B, KB, MB, GB, TB, PB, EB (powers of 1024;
+// KiB... accepted too); "0" = none.
+Expected<uint64_t> parse_bytes(std::string_view s);
 
 }  // namespace llmon::config

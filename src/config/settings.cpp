@@ -62,6 +62,11 @@ Status check_value(const FlagSpec& f, const std::string& v, const std::string& w
         s = Status::error("invalid regexp \"" + v + "\": " + e.what());
       }
       break;
+    case FlagKind::kBytes: {
+      auto b = parse_bytes(v);
+      if (!b) s = b.status();
+      break;
+    }
     case FlagKind::kString: break;
   }
   return s.with_context(where + ": --" + f.name);
@@ -83,6 +88,11 @@ bool Settings::get_bool(const std::string& name) const {
 int64_t Settings::get_duration_ms(const std::string& name) const {
   auto d = parse_duration_ms(get(name));
   return d ? *d : 0;
+}
+
+uint64_t Settings::get_bytes(const std::string& name) const {
+  auto b = parse_bytes(get(name));
+  return b ? *b : 0;
 }
 
 int64_t Settings::get_int(const std::string& name) const {

@@ -24,6 +24,7 @@ struct Settings {
   bool get_bool(const std::string& name) const;
   int64_t get_duration_ms(const std::string& name) const;
   int64_t get_int(const std::string& name) const;
+  uint64_t get_bytes(const std::string& name) const;  // kBytes flags
 };
 
 // argv excludes the program name: {"agent", "--web.listen-address=..."}.

@@ -159,6 +159,21 @@ void Listener::accept_loop() {
   }
 }
 
+ParseLimits Listener::limits_for(std::string_view buf) const {
+  if (!opts_.body_limit) return opts_.limits;
+  // The path from "METHOD SP target SP version" once the line is complete;
+  // parse_request validates the line itself.
+  size_t eol = buf.find('\n');
+  if (eol == std::string_view::npos) return opts_.limits;
+  size_t sp1 = buf.substr(0, eol).find(' ');
+  if (sp1 == std::string_view::npos) return opts_.limits;
+  std::string_view target = buf.substr(sp1 + 1, eol - sp1 - 1);
+  target = target.substr(0, std::min(target.find(' '), target.find('?')));
+  ParseLimits l = opts_.limits;
+  l.max_body_bytes = opts_.body_limit(target);
+  return l;
+}
+
 void Listener::serve(Conn* c) {
   const int fd = c->fd;
   std::string buf;
@@ -168,7 +183,7 @@ void Listener::serve(Conn* c) {
   while (open && !stopping_.load()) {
     // Wait for the first byte of a request (idle), then for the rest of it.
     int64_t deadline = now_ms() + (buf.empty() ? opts_.idle_timeout_ms : opts_.request_timeout_ms);
-    ParseResult pr = parse_request(buf, opts_.limits, req);
+    ParseResult pr = parse_request(buf, limits_for(buf), req);
     while (pr.state == ParseState::kNeedMore) {
       if (stopping_.load() || !wait_readable(fd, wake_fd_, deadline)) {
         if (!buf.empty() && !stopping_.load()) send_error(fd, 408, "request not received in time");
@@ -184,7 +199,7 @@ void Listener::serve(Conn* c) {
       }
       if (buf.empty()) deadline = now_ms() + opts_.request_timeout_ms;
       buf.append(tmp, static_cast<size_t>(n));
-      pr = parse_request(buf, opts_.limits, req);
+      pr = parse_request(buf, limits_for(buf), req);
     }
     if (!open) break;
     if (pr.state == ParseState::kError) {

@@ -11,6 +11,7 @@
 #include <list>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "base/status.h"
@@ -25,6 +26,10 @@ struct ListenerOptions {
   int idle_timeout_ms = 120'000;   // between requests on a keep-alive connection
   int request_timeout_ms = 10'000;  // to receive one whole request once it started
   ParseLimits limits;
+  // Optional per-path body limit (path without query), asked once the request
+  // line is in; replaces limits.max_body_bytes for that request. Must be
+  // thread-safe (called from connection threads).
+  std::function<size_t(std::string_view path)> body_limit;
 };
 
 class Listener {
@@ -48,6 +53,7 @@ class Listener {
   void accept_loop();
   void serve(Conn* c);
   void reap_finished();  // joins finished connection threads; caller holds mu_
+  ParseLimits limits_for(std::string_view buf) const;
 
   ListenerOptions opts_;
   Handler handler_;

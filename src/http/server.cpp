@@ -1,5 +1,7 @@
 #include "http/server.h"
 
+#include <algorithm>
+
 #include "base/strings.h"
 
 namespace llmon::http {
@@ -27,9 +29,50 @@ Expected<std::pair<std::string, int>> split_host_port(const std::string& address
 }
 
 Server::Server(ServerOptions opts, MetricsPage& page, base::Logger& log)
-    : opts_(std::move(opts)), page_(page), log_(log) {}
+    : opts_(std::move(opts)), page_(page), log_(log) {
+  // The built-in pages are routes like any other (a telemetry path equal to a
+  // built-in one wins, as it always did).
+  const std::vector<std::string> get = {"GET"};
+  (void)add_route(opts_.telemetry_path, get, [this](const Request& req, Response& res) { metrics(req, res); });
+  (void)add_route("/-/healthy", get, [](const Request&, Response& res) { res.body = "llmon is Healthy.\n"; });
+  (void)add_route("/-/ready", get, [this](const Request&, Response& res) {
+    if (page_.body(exposition::Format::kText004, false)) {
+      res.body = "llmon is Ready.\n";
+    } else {
+      res.status = 503;
+      res.body = "llmon is not ready: no collection cycle yet.\n";
+    }
+  });
+  (void)add_route("/", get, [this](const Request&, Response& res) { landing(res); });
+}
 
 Server::~Server() { stop(); }
+
+Status Server::add_route(std::string path, std::vector<std::string> methods, Handler handler, size_t max_body_bytes) {
+  if (listener_) return Status::error("http: route " + path + " added after the server started");
+  if (path.empty() || path[0] != '/') return Status::error("http: route \"" + path + "\" must start with /");
+  if (methods.empty()) return Status::error("http: route " + path + " has no methods");
+  if (!handler) return Status::error("http: route " + path + " has no handler");
+  if (routes_.count(path)) return Status::error("http: route " + path + " is already served");
+  Route r;
+  auto add = [&r](const std::string& m) {
+    if (std::find(r.methods.begin(), r.methods.end(), m) == r.methods.end()) r.methods.push_back(m);
+  };
+  for (const std::string& m : methods) {
+    add(m);
+    if (m == "GET") add("HEAD");
+  }
+  for (const std::string& m : r.methods) r.allow += (r.allow.empty() ? "" : ", ") + m;
+  r.handler = std::move(handler);
+  r.max_body_bytes = max_body_bytes;
+  routes_.emplace(std::move(path), std::move(r));
+  return Status::ok();
+}
+
+size_t Server::body_limit(std::string_view path) const {
+  auto it = routes_.find(path);
+  return it != routes_.end() && it->second.max_body_bytes > 0 ? it->second.max_body_bytes : opts_.max_body_bytes;
+}
 
 Status Server::start() {
   auto hp = split_host_port(opts_.listen_address);
@@ -39,6 +82,8 @@ Status Server::start() {
   lo.port = hp->second;
   lo.max_connections = opts_.max_connections > 0 ? opts_.max_connections : 1;
   lo.limits.max_body_bytes = opts_.max_body_bytes;
+  // routes_ is read-only from here on, so connection threads may read it.
+  lo.body_limit = [this](std::string_view path) { return body_limit(path); };
   listener_ = std::make_unique<Listener>(lo, [this](const Request& req, Response& res) { handle(req, res); });
   Status s = listener_->start();
   if (!s) listener_.reset();
@@ -50,47 +95,38 @@ void Server::stop() {
 }
 
 void Server::handle(const Request& req, Response& res) {
-  const bool known = req.path == opts_.telemetry_path || req.path == "/-/healthy" || req.path == "/-/ready" ||
-                     req.path == "/";
-  if (!known) {
+  auto it = routes_.find(req.path);
+  if (it == routes_.end()) {
     res.status = 404;
     res.body = "404 page not found\n";
     return;
   }
-  if (req.method != "GET" && req.method != "HEAD") {
+  const Route& r = it->second;
+  if (std::find(r.methods.begin(), r.methods.end(), req.method) == r.methods.end()) {
     res.status = 405;
-    res.headers.emplace_back("Allow", "GET, HEAD");
+    res.headers.emplace_back("Allow", r.allow);
     res.body = "405 method not allowed\n";
     return;
   }
-  if (req.path == opts_.telemetry_path) {
-    auto format = exposition::negotiate(req.header("accept"));
-    bool gz = accepts_gzip(std::string(req.header("accept-encoding")));
-    auto body = page_.body(format, gz);
-    if (!body) {
-      res.status = 503;
-      res.body = "no collection cycle has completed yet\n";
-      return;
-    }
-    if (gz) res.headers.emplace_back("Content-Encoding", "gzip");
-    res.headers.emplace_back("Vary", "Accept, Accept-Encoding");
-    res.content_type = std::string(exposition::content_type(format));
-    res.shared_body = std::move(body);
+  r.handler(req, res);
+}
+
+void Server::metrics(const Request& req, Response& res) {
+  auto format = exposition::negotiate(req.header("accept"));
+  bool gz = accepts_gzip(std::string(req.header("accept-encoding")));
+  auto body = page_.body(format, gz);
+  if (!body) {
+    res.status = 503;
+    res.body = "no collection cycle has completed yet\n";
     return;
   }
-  if (req.path == "/-/healthy") {
-    res.body = "llmon is Healthy.\n";
-    return;
-  }
-  if (req.path == "/-/ready") {
-    if (page_.body(exposition::Format::kText004, false)) {
-      res.body = "llmon is Ready.\n";
-    } else {
-      res.status = 503;
-      res.body = "llmon is not ready: no collection cycle yet.\n";
-    }
-    return;
-  }
+  if (gz) res.headers.emplace_back("Content-Encoding", "gzip");
+  res.headers.emplace_back("Vary", "Accept, Accept-Encoding");
+  res.content_type = std::string(exposition::content_type(format));
+  res.shared_body = std::move(body);
+}
+
+void Server::landing(Response& res) {
   res.content_type = "text/html; charset=utf-8";
   res.body =
       "<!doctype html><html><head><meta charset=\"utf-8\"><title>llmon</title></head><body>"

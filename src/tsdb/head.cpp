@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <limits>
 #include <string>
 
 #include "tsdb/head_internal.h"
@@ -70,6 +71,7 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
   uint64_t bits = std::bit_cast<uint64_t>(v);
   AppendBuffers::Last last{kNoTime, 0};
   bool have_last = false;
+  bool last_known = true;
   {
     std::shared_lock lock(head_->mu_);
     MemSeries* s = ref != 0 ? head_->find_locked(ref) : nullptr;
@@ -92,6 +94,7 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
     if (s != nullptr && s->total > 0) {
       last = {s->max_t, s->last_v_bits};
       have_last = true;
+      last_known = s->last_v_known;
     }
   }
   if (ref == 0) {
@@ -102,6 +105,7 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
   if (const AppendBuffers::Last* b = buf_->last.find(ref)) {
     last = *b;
     have_last = true;
+    last_known = true;
   }
   if (have_last) {
     if (t_ms < last.t) {
@@ -109,7 +113,7 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
       return Status::error("out of order sample: " + std::to_string(t_ms) + " ms < newest " + std::to_string(last.t));
     }
     if (t_ms == last.t) {
-      if (bits == last.v_bits) return ref;  // exact duplicate: ignored
+      if (last_known && bits == last.v_bits) return ref;  // exact duplicate: ignored
       head_->duplicate_.fetch_add(1, std::memory_order_relaxed);
       return Status::error("duplicate sample for timestamp " + std::to_string(t_ms) + " with a different value");
     }
@@ -153,7 +157,7 @@ Status HeadAppender::commit() {
       continue;
     }
     if (s->total > 0 && p.t <= s->max_t) {
-      if (p.t == s->max_t && p.v_bits == s->last_v_bits) continue;
+      if (p.t == s->max_t && p.v_bits == s->last_v_bits && s->last_v_known) continue;
       (p.t < s->max_t ? h.out_of_order_ : h.duplicate_).fetch_add(1, std::memory_order_relaxed);
       ++rejected;
       continue;
@@ -165,11 +169,7 @@ Status HeadAppender::commit() {
     }
     size_t n = s->open.num_samples();
     if (n > 0 && (n >= opt.chunk_max_samples || p.t >= next_boundary(s->open_min_t, opt.chunk_range_ms))) {
-      auto bytes = std::make_shared<std::vector<uint8_t>>(s->open.bytes());
-      h.closed_chunk_bytes_ += bytes->size();
-      ++h.closed_chunks_;
-      s->closed.push_back({std::move(bytes), s->open_min_t, s->max_t, s->open_first_idx, static_cast<uint32_t>(n)});
-      s->open = ChunkEncoder(opt.encoding);
+      h.close_open_locked(*s);
       n = 0;
     }
     Status st = s->open.append(p.t, std::bit_cast<double>(p.v_bits));
@@ -186,6 +186,7 @@ Status HeadAppender::commit() {
     ++applied;
     s->max_t = p.t;
     s->last_v_bits = p.v_bits;
+    s->last_v_known = true;
   }
   lock.unlock();
   h.appended_.fetch_add(applied, std::memory_order_relaxed);
@@ -241,7 +242,7 @@ TruncateResult Head::truncate_before(int64_t t_ms) {
   for (auto& [ref, s] : series_) {
     size_t drop = 0;
     while (drop < s->closed.size() && s->closed[drop].max_t < t_ms) {
-      closed_chunk_bytes_ -= s->closed[drop].bytes->size();
+      closed_chunk_bytes_ -= s->closed[drop].mem_bytes();
       ++drop;
     }
     if (drop > 0) {
@@ -258,6 +259,7 @@ TruncateResult Head::truncate_before(int64_t t_ms) {
   for (SeriesRef ref : gone) series_.erase(ref);
   index_.remove(gone);
   r.series_removed = gone.size();
+  r.removed = std::move(gone);
   return r;
 }
 
@@ -269,14 +271,209 @@ HeadMemory Head::memory() const {
   m.chunk_bytes = closed_chunk_bytes_;
   for (const auto& [ref, s] : series_) {
     m.samples += s->open.num_samples();
-    for (const auto& c : s->closed) m.samples += c.num_samples;
+    for (const auto& c : s->closed) {
+      m.samples += c.num_samples;
+      if (c.persisted()) {
+        m.persisted_samples += c.num_samples;
+        ++m.persisted_chunks;
+      }
+    }
     m.chunk_bytes += s->open.bytes().capacity();
     m.series_bytes += sizeof(MemSeries) + 64 /* map node */ + s->closed.capacity() * sizeof(ClosedChunk) +
-                      s->closed.size() * 48 /* shared_ptr control block + vector */ +
+                      s->closed.size() * 48 /* shared_ptr control block + vector (in-memory chunks) */ +
                       s->marks.capacity() * sizeof(CommitMark);
   }
   m.index_bytes = index_.bytes();
   return m;
+}
+
+void Head::close_open_locked(MemSeries& s) {
+  size_t n = s.open.num_samples();
+  if (n == 0) return;
+  auto bytes = std::make_shared<std::vector<uint8_t>>(s.open.bytes());
+  closed_chunk_bytes_ += bytes->size();
+  ++closed_chunks_;
+  ClosedChunk c;
+  c.bytes = std::move(bytes);
+  c.min_t = s.open_min_t;
+  c.max_t = s.max_t;
+  c.first_idx = s.open_first_idx;
+  c.num_samples = static_cast<uint32_t>(n);
+  s.closed.push_back(std::move(c));
+  s.open = ChunkEncoder(options_.encoding);
+}
+
+int64_t Head::max_time() const {
+  std::shared_lock lock(mu_);
+  int64_t t = kNoTime;
+  for (const auto& [ref, s] : series_) t = std::max(t, s->max_t);
+  return t;
+}
+
+int64_t Head::min_time() const {
+  std::shared_lock lock(mu_);
+  int64_t t = std::numeric_limits<int64_t>::max();
+  for (const auto& [ref, s] : series_) {
+    if (!s->empty()) t = std::min(t, s->min_t());
+  }
+  return t;
+}
+
+Status Head::restore_series(SeriesRef ref, const Labels& labels) {
+  std::unique_lock lock(mu_);
+  if (ref < next_ref_) {
+    return Status::error("restore series: ref " + std::to_string(ref) + " is not above the highest ref " +
+                         std::to_string(next_ref_ - 1));
+  }
+  if (index_.find(labels) != 0) return Status::error("restore series: " + labels.to_string() + " exists twice");
+  series_.emplace(ref, std::make_unique<MemSeries>(ref, labels.hash(), options_.encoding));
+  index_.add(ref, labels);
+  next_ref_ = ref + 1;
+  return Status::ok();
+}
+
+bool Head::attach_chunk(const PersistedChunk& chunk) {
+  std::unique_lock lock(mu_);
+  MemSeries* s = find_locked(chunk.meta.ref);
+  if (s == nullptr) return false;
+  ClosedChunk c;
+  c.loc = chunk.loc;
+  c.min_t = chunk.meta.min_t;
+  c.max_t = chunk.meta.max_t;
+  c.num_samples = chunk.meta.num_samples;
+  s->closed.push_back(std::move(c));
+  ++closed_chunks_;
+  return true;
+}
+
+size_t Head::finish_recovery() {
+  std::unique_lock lock(mu_);
+  size_t dropped = 0;
+  for (auto& [ref, s] : series_) {
+    auto& cl = s->closed;
+    std::stable_sort(cl.begin(), cl.end(), [](const ClosedChunk& a, const ClosedChunk& b) { return a.min_t < b.min_t; });
+    std::vector<ClosedChunk> kept;
+    kept.reserve(cl.size());
+    for (auto& c : cl) {
+      if (!kept.empty() && c.min_t <= kept.back().max_t) {  // overlaps (e.g. a chunk written twice)
+        closed_chunk_bytes_ -= c.mem_bytes();
+        ++dropped;
+        continue;
+      }
+      kept.push_back(std::move(c));
+    }
+    cl = std::move(kept);
+    uint64_t idx = 0;
+    for (auto& c : cl) {
+      c.first_idx = idx;
+      idx += c.num_samples;
+    }
+    if (s->open.num_samples() == 0 && !cl.empty()) {
+      s->total = idx;
+      s->max_t = cl.back().max_t;
+      s->last_v_known = false;
+    }
+  }
+  closed_chunks_ -= dropped;
+  return dropped;
+}
+
+size_t Head::close_chunks_before(int64_t t) {
+  std::unique_lock lock(mu_);
+  size_t n = 0;
+  for (auto& [ref, s] : series_) {
+    if (s->open.num_samples() > 0 && next_boundary(s->open_min_t, options_.chunk_range_ms) <= t) {
+      close_open_locked(*s);
+      ++n;
+    }
+  }
+  return n;
+}
+
+size_t Head::close_all_chunks() {
+  std::unique_lock lock(mu_);
+  size_t n = 0;
+  for (auto& [ref, s] : series_) {
+    if (s->open.num_samples() > 0) {
+      close_open_locked(*s);
+      ++n;
+    }
+  }
+  return n;
+}
+
+std::vector<PendingChunk> Head::unpersisted_chunks() const {
+  std::vector<PendingChunk> out;
+  std::shared_lock lock(mu_);
+  for (const auto& [ref, s] : series_) {
+    size_t i = s->closed.size();
+    while (i > 0 && !s->closed[i - 1].persisted()) --i;
+    for (; i < s->closed.size(); ++i) {
+      const ClosedChunk& c = s->closed[i];
+      out.push_back({{ref, c.min_t, c.max_t, static_cast<uint16_t>(c.num_samples)}, c.bytes});
+    }
+  }
+  return out;
+}
+
+void Head::mark_persisted(const std::vector<PendingChunk>& batch, const std::vector<ChunkLocation>& locs) {
+  std::unique_lock lock(mu_);
+  for (size_t i = 0; i < batch.size() && i < locs.size(); ++i) {
+    MemSeries* s = find_locked(batch[i].meta.ref);
+    if (s == nullptr) continue;  // removed by retention meanwhile
+    for (auto it = s->closed.rbegin(); it != s->closed.rend(); ++it) {
+      if (it->min_t == batch[i].meta.min_t && it->bytes == batch[i].bytes) {
+        closed_chunk_bytes_ -= it->mem_bytes();
+        it->loc = locs[i];
+        it->bytes.reset();
+        break;
+      }
+    }
+  }
+}
+
+std::vector<std::pair<SeriesRef, Labels>> Head::series_after(SeriesRef after) const {
+  std::vector<std::pair<SeriesRef, Labels>> out;
+  std::shared_lock lock(mu_);
+  for (SeriesRef r = after + 1; r < next_ref_; ++r) {
+    if (find_locked(r) == nullptr) continue;
+    if (const Labels* l = index_.labels(r)) out.emplace_back(r, *l);
+  }
+  return out;
+}
+
+void Head::reserve_refs(SeriesRef ref) {
+  std::unique_lock lock(mu_);
+  next_ref_ = std::max(next_ref_, ref + 1);
+}
+
+SeriesRef Head::max_ref() const {
+  std::shared_lock lock(mu_);
+  return next_ref_ - 1;
+}
+
+std::vector<std::pair<std::string, size_t>> Head::series_per_value(std::string_view name) const {
+  std::vector<std::pair<std::string, size_t>> out;
+  std::shared_lock lock(mu_);
+  for (std::string& v : index_.label_values(name)) {
+    size_t n = index_.postings(name, v).size();
+    out.emplace_back(std::move(v), n);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, size_t>> Head::values_per_label() const {
+  std::vector<std::pair<std::string, size_t>> out;
+  std::shared_lock lock(mu_);
+  for (std::string& n : index_.label_names()) {
+    size_t k = index_.label_values(n).size();
+    out.emplace_back(std::move(n), k);
+  }
+  return out;
+}
+
+void Head::reset_counters() {
+  out_of_order_ = duplicate_ = out_of_bounds_ = unknown_ref_ = 0;
 }
 
 HeadCounters Head::counters() const {
@@ -286,6 +483,7 @@ HeadCounters Head::counters() const {
   c.out_of_bounds = out_of_bounds_.load(std::memory_order_relaxed);
   c.unknown_ref = unknown_ref_.load(std::memory_order_relaxed);
   c.samples_appended = appended_.load(std::memory_order_relaxed);
+  c.corrupt_chunks = corrupt_chunks_->load(std::memory_order_relaxed);
   return c;
 }
 

@@ -1,9 +1,11 @@
 // The head: the in-memory part of the time-series store, implementing
 // storage::Storage. Per series: closed chunks (immutable byte vectors, shared
 // with queries) plus one open ChunkEncoder; a series index (tsdb/index.h).
-// No persistence yet: the WAL and on-disk blocks (next step) will replay into
-// and cut from it, which is why series have stable numeric SeriesRefs (never
-// reused) and chunks are cut at multiples of `chunk_range_ms` (block-aligned).
+// Persistence is tsdb::Db's (db.h): it restores series and persisted chunks
+// into the head, replays the WAL through appenders, and persists closed
+// chunks (whose bytes the head then releases, reading them back from their
+// segment on demand); hence stable numeric SeriesRefs (never reused) and
+// chunks cut at multiples of `chunk_range_ms`.
 //
 // Concurrency: one std::shared_mutex for the whole head. An Appender buffers
 // its cycle and applies it in commit() under ONE exclusive lock; append()
@@ -36,6 +38,7 @@
 
 #include "storage/storage.h"
 #include "tsdb/chunk.h"
+#include "tsdb/chunk_store.h"
 #include "tsdb/index.h"
 
 namespace llmon::tsdb {
@@ -57,6 +60,7 @@ struct HeadCounters {
   uint64_t out_of_bounds = 0;
   uint64_t unknown_ref = 0;  // stale/foreign ref without labels to recreate it
   uint64_t samples_appended = 0;
+  uint64_t corrupt_chunks = 0;  // persisted chunks skipped by reads (CRC mismatch, I/O error)
 };
 
 // Bytes held, for `llmon tsdb inspect`.
@@ -64,7 +68,9 @@ struct HeadMemory {
   size_t series = 0;
   size_t closed_chunks = 0;
   uint64_t samples = 0;
-  size_t chunk_bytes = 0;   // closed chunk bytes + open chunk bytes
+  uint64_t persisted_samples = 0;  // in chunks that are on disk
+  size_t persisted_chunks = 0;
+  size_t chunk_bytes = 0;   // in-memory closed chunk bytes + open chunk bytes
   size_t series_bytes = 0;  // per-series structures (estimated)
   size_t index_bytes = 0;   // labels, hash map, postings (estimated)
   size_t total() const { return chunk_bytes + series_bytes + index_bytes; }
@@ -73,6 +79,7 @@ struct HeadMemory {
 struct TruncateResult {
   size_t chunks_removed = 0;
   size_t series_removed = 0;
+  std::vector<storage::SeriesRef> removed;  // the removed series' refs
 };
 
 namespace head_detail {
@@ -102,12 +109,49 @@ class Head final : public storage::Storage {
   size_t num_series() const;
   // Lowest appendable timestamp (INT64_MIN until the first truncation).
   int64_t min_valid_time() const;
+  int64_t max_time() const;  // newest sample of any series (INT64_MIN if none)
+  int64_t min_time() const;  // oldest sample held (INT64_MAX if none)
+
+  // --- Persistence hooks, used by tsdb::Db (db.h) ---
+  // Recreates a series under its stored ref (recovery). Error if the ref is
+  // not above every existing ref or the labels already exist.
+  Status restore_series(storage::SeriesRef ref, const storage::Labels& labels);
+  // Attaches a persisted chunk to its series (recovery, any order); false if
+  // the series is unknown (a chunk of a series dropped by retention).
+  bool attach_chunk(const PersistedChunk& chunk);
+  // After attaching: orders each series' chunks, drops overlapping ones (kept:
+  // the first attached), renumbers sample indexes. Returns chunks dropped.
+  size_t finish_recovery();
+  // Closes each open chunk whose aligned range ends at or before t (series
+  // that got no sample past the boundary), so everything older than t is in
+  // closed chunks. Returns how many were closed.
+  size_t close_chunks_before(int64_t t);
+  // Closes every open chunk (a flush before shutdown of a backfill).
+  size_t close_all_chunks();
+  // Closed chunks not persisted yet, oldest first per series.
+  std::vector<PendingChunk> unpersisted_chunks() const;
+  // Records where the chunks went and releases their bytes (same order as
+  // the batch given to ChunkStore::write).
+  void mark_persisted(const std::vector<PendingChunk>& batch, const std::vector<ChunkLocation>& locs);
+  // Series with ref > after, in ref order (for the series log).
+  std::vector<std::pair<storage::SeriesRef, storage::Labels>> series_after(storage::SeriesRef after) const;
+  storage::SeriesRef max_ref() const;
+  // New series get refs above `ref` (recovery: refs found in chunks or the
+  // WAL whose series record was lost must never be handed to another series).
+  void reserve_refs(storage::SeriesRef ref);
+  // Cardinality for `llmon tsdb inspect`: series per value of label `name`,
+  // and distinct values per label name (both unsorted).
+  std::vector<std::pair<std::string, size_t>> series_per_value(std::string_view name) const;
+  std::vector<std::pair<std::string, size_t>> values_per_label() const;
+  // Zeroes the rejection counters (after WAL replay, whose skips are expected).
+  void reset_counters();
 
  private:
   friend class head_detail::HeadAppender;
   friend class head_detail::HeadQuerier;
 
   head_detail::MemSeries* find_locked(storage::SeriesRef ref) const;
+  void close_open_locked(head_detail::MemSeries& s);
   uint64_t low_watermark_locked() const;  // under qmu_
 
   HeadOptions options_;
@@ -127,6 +171,8 @@ class Head final : public storage::Storage {
   std::unique_ptr<head_detail::AppendBuffers> spare_buffers_;
 
   std::atomic<uint64_t> out_of_order_{0}, duplicate_{0}, out_of_bounds_{0}, unknown_ref_{0}, appended_{0};
+  // Shared with iterators, which may outlive a querier.
+  std::shared_ptr<std::atomic<uint64_t>> corrupt_chunks_ = std::make_shared<std::atomic<uint64_t>>(0);
 };
 
 }  // namespace llmon::tsdb

@@ -11,18 +11,24 @@
 #include <vector>
 
 #include "tsdb/chunk.h"
+#include "tsdb/chunk_store.h"
 #include "tsdb/head.h"
 
 namespace llmon::tsdb::head_detail {
 
 inline constexpr int64_t kNoTime = std::numeric_limits<int64_t>::min();
 
+// In memory (`bytes`) until persisted; then `loc` says where it is on disk
+// and `bytes` is released.
 struct ClosedChunk {
   std::shared_ptr<const std::vector<uint8_t>> bytes;
+  ChunkLocation loc;
   int64_t min_t = 0;
   int64_t max_t = 0;
   uint64_t first_idx = 0;  // series-wide index of its first sample
   uint32_t num_samples = 0;
+  bool persisted() const { return loc.segment != nullptr; }
+  size_t mem_bytes() const { return bytes ? bytes->size() : 0; }
 };
 
 // Before the commit with `epoch` the series held `count_before` samples up to
@@ -45,6 +51,7 @@ struct MemSeries {
   uint64_t total = 0;  // samples ever appended (indexes are series-wide)
   int64_t max_t = kNoTime;
   uint64_t last_v_bits = 0;
+  bool last_v_known = true;  // false after recovery from chunks not decoded
   uint64_t last_epoch = 0;  // last commit that appended
   std::vector<CommitMark> marks;
 

@@ -3,6 +3,7 @@
 // bytes, cut to what the querier's epoch may see (head.h "Isolation");
 // iterators then decode lazily without any lock.
 #include <algorithm>
+#include <atomic>
 #include <optional>
 #include <span>
 
@@ -21,7 +22,8 @@ namespace head_detail {
 namespace {
 
 struct ChunkRef {
-  std::shared_ptr<const std::vector<uint8_t>> bytes;
+  std::shared_ptr<const std::vector<uint8_t>> bytes;  // or, when null, read from loc
+  ChunkLocation loc;
   int64_t min_t;
   int64_t max_t;         // of the visible samples
   uint32_t num_visible;  // samples of this chunk the querier may see
@@ -30,6 +32,7 @@ struct ChunkRef {
 struct SeriesData {
   Labels labels;
   std::vector<ChunkRef> chunks;
+  std::shared_ptr<std::atomic<uint64_t>> corrupt;  // the head's counter
 };
 
 class ChunkListIterator final : public storage::SeriesIterator {
@@ -79,17 +82,33 @@ class ChunkListIterator final : public storage::SeriesIterator {
   Status err() const override { return err_; }
 
  private:
+  // Opens the next chunk. A persisted chunk that cannot be read or fails
+  // its CRC is skipped (counted; docs/format/chunks.md), not fatal.
   bool open_next() {
-    if (ci_ >= data_->chunks.size()) return false;
-    const ChunkRef& c = data_->chunks[ci_++];
-    auto d = ChunkDecoder::open(std::span<const uint8_t>(*c.bytes));
-    if (!d) {
-      err_ = d.status();
-      return false;
+    while (ci_ < data_->chunks.size()) {
+      const ChunkRef& c = data_->chunks[ci_++];
+      std::span<const uint8_t> bytes;
+      if (c.bytes) {
+        bytes = *c.bytes;
+      } else {
+        auto loaded = c.loc.segment->read(c.loc.offset, c.loc.length, c.loc.crc);
+        if (!loaded) {
+          data_->corrupt->fetch_add(1, std::memory_order_relaxed);
+          continue;
+        }
+        loaded_ = std::move(*loaded);
+        bytes = loaded_;
+      }
+      auto d = ChunkDecoder::open(bytes);
+      if (!d) {
+        err_ = d.status();
+        return false;
+      }
+      dec_.emplace(std::move(*d));
+      left_ = c.num_visible;
+      return true;
     }
-    dec_.emplace(std::move(*d));
-    left_ = c.num_visible;
-    return true;
+    return false;
   }
   bool finish() {
     done_ = true;
@@ -101,6 +120,7 @@ class ChunkListIterator final : public storage::SeriesIterator {
   int64_t mint_, maxt_;
   size_t ci_ = 0;
   std::optional<ChunkDecoder> dec_;
+  std::vector<uint8_t> loaded_;  // the current persisted chunk's bytes
   size_t left_ = 0;
   Sample cur_;
   bool started_ = false;
@@ -186,26 +206,27 @@ std::unique_ptr<storage::SeriesSet> HeadQuerier::select(int64_t mint, int64_t ma
     }
     if (visible == 0 || vis_max_t < mint || s->min_t() > maxt) continue;
     auto data = std::make_shared<SeriesData>();
-    auto add = [&](const std::shared_ptr<const std::vector<uint8_t>>& bytes, int64_t min_t, int64_t max_t,
-                   uint64_t first_idx, uint32_t n) {
+    auto add = [&](const std::shared_ptr<const std::vector<uint8_t>>& bytes, const ChunkLocation* loc, int64_t min_t,
+                   int64_t max_t, uint64_t first_idx, uint32_t n) {
       if (first_idx >= visible || min_t > maxt) return false;
       uint32_t nv = static_cast<uint32_t>(std::min<uint64_t>(n, visible - first_idx));
       max_t = std::min(max_t, vis_max_t);
       if (max_t < mint) return true;
-      data->chunks.push_back({bytes, min_t, max_t, nv});
+      data->chunks.push_back({bytes, loc != nullptr ? *loc : ChunkLocation{}, min_t, max_t, nv});
       return true;
     };
     bool more = true;
     for (const auto& c : s->closed) {
-      if (!(more = add(c.bytes, c.min_t, c.max_t, c.first_idx, c.num_samples))) break;
+      if (!(more = add(c.bytes, c.bytes ? nullptr : &c.loc, c.min_t, c.max_t, c.first_idx, c.num_samples))) break;
     }
     if (more && s->open.num_samples() > 0 && s->open_first_idx < visible && s->open_min_t <= maxt &&
         std::min(s->max_t, vis_max_t) >= mint) {
       auto snap = std::make_shared<const std::vector<uint8_t>>(s->open.bytes());
-      add(snap, s->open_min_t, s->max_t, s->open_first_idx, static_cast<uint32_t>(s->open.num_samples()));
+      add(snap, nullptr, s->open_min_t, s->max_t, s->open_first_idx, static_cast<uint32_t>(s->open.num_samples()));
     }
     if (data->chunks.empty()) continue;
     data->labels = *head_->index_.labels(ref);
+    data->corrupt = head_->corrupt_chunks_;
     out.emplace_back(std::move(data), mint, maxt);
   }
   lock.unlock();

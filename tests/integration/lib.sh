@@ -172,7 +172,9 @@ fetch() {
   [[ "$code" == 200 ]] || fail "GET $url answered $code: $(head -c 300 "$out")"
 }
 
-# The llmon agent on a free port with the given extra flags; sets llmon_*.
+# The llmon agent on a free port with the given extra flags, its store in the
+# scratch dir (never the working directory); sets llmon_*.
 start_llmon() {
-  start_server llmon /metrics "$LLMON" agent --web.listen-address=127.0.0.1:@PORT@ "$@"
+  start_server llmon /metrics "$LLMON" agent --web.listen-address=127.0.0.1:@PORT@ \
+    --storage.path="$SCRATCH/llmon-data" "$@"
 }

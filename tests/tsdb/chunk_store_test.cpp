@@ -1,0 +1,235 @@
+#include "tsdb/chunk_store.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "tsdb/temp_dir.h"
+#include "tsdb/chunk.h"
+
+namespace llmon::tsdb {
+namespace {
+
+using llmon::testing::read_bytes;
+using llmon::testing::TempDir;
+using llmon::testing::write_bytes;
+
+// A real chunk of n samples of series `ref` starting at t0, 1 s apart.
+PendingChunk make_chunk(storage::SeriesRef ref, int64_t t0, int n) {
+  ChunkEncoder enc;
+  for (int i = 0; i < n; ++i) EXPECT_TRUE(enc.append(t0 + i * 1000, static_cast<double>(ref * 1000 + i)).is_ok());
+  PendingChunk c;
+  c.meta = {ref, t0, t0 + (n - 1) * 1000, static_cast<uint16_t>(n)};
+  c.bytes = std::make_shared<std::vector<uint8_t>>(enc.bytes());
+  return c;
+}
+
+ChunkStoreOptions opts() {
+  ChunkStoreOptions o;
+  o.min_free_bytes = 0;
+  return o;
+}
+
+std::vector<PendingChunk> batch_of(int series, int64_t t0, int n) {
+  std::vector<PendingChunk> b;
+  for (int s = 1; s <= series; ++s) b.push_back(make_chunk(static_cast<storage::SeriesRef>(s), t0, n));
+  return b;
+}
+
+// Every recovered chunk decodes to what was written for it.
+void expect_readable(const std::vector<PersistedChunk>& got, const std::vector<PendingChunk>& want) {
+  for (const auto& g : got) {
+    auto it = std::find_if(want.begin(), want.end(), [&](const PendingChunk& w) {
+      return w.meta.ref == g.meta.ref && w.meta.min_t == g.meta.min_t;
+    });
+    ASSERT_NE(it, want.end()) << "unexpected chunk of series " << g.meta.ref;
+    EXPECT_EQ(g.meta.max_t, it->meta.max_t);
+    EXPECT_EQ(g.meta.num_samples, it->meta.num_samples);
+    auto bytes = g.loc.segment->read(g.loc.offset, g.loc.length, g.loc.crc);
+    ASSERT_TRUE(bytes.has_value()) << bytes.error();
+    EXPECT_EQ(*bytes, *it->bytes);
+  }
+}
+
+TEST(ChunkStore, WriteReopenRead) {
+  TempDir dir;
+  auto b1 = batch_of(5, 0, 100);
+  auto b2 = batch_of(5, 100000, 50);
+  {
+    auto cs = ChunkStore::open(dir.path(), opts(), nullptr);
+    ASSERT_TRUE(cs.has_value()) << cs.error();
+    auto l1 = (*cs)->write(b1);
+    ASSERT_TRUE(l1.has_value()) << l1.error();
+    ASSERT_EQ(l1->size(), 5u);
+    auto bytes = (*l1)[2].segment->read((*l1)[2].offset, (*l1)[2].length, (*l1)[2].crc);
+    ASSERT_TRUE(bytes.has_value());
+    EXPECT_EQ(*bytes, *b1[2].bytes);
+    ASSERT_TRUE((*cs)->write(b2).has_value());
+    EXPECT_EQ((*cs)->segments().size(), 1u);
+  }
+  ChunkStoreRecovery rec;
+  auto cs = ChunkStore::open(dir.path(), opts(), &rec);
+  ASSERT_TRUE(cs.has_value()) << cs.error();
+  EXPECT_EQ(rec.chunks.size(), 10u);
+  EXPECT_TRUE(rec.notes.empty());
+  auto all = b1;
+  all.insert(all.end(), b2.begin(), b2.end());
+  expect_readable(rec.chunks, all);
+  // Appending continues in the same segment after a reopen.
+  ASSERT_TRUE((*cs)->write(batch_of(1, 200000, 10)).has_value());
+  EXPECT_EQ((*cs)->segments().size(), 1u);
+  EXPECT_EQ((*cs)->segments()[0].chunks, 11u);
+}
+
+TEST(ChunkStore, EveryIndexByteFlipDropsOnlyThatRecord) {
+  TempDir dir;
+  auto b = batch_of(3, 0, 20);
+  {
+    auto cs = ChunkStore::open(dir.path(), opts(), nullptr);
+    ASSERT_TRUE(cs.has_value());
+    ASSERT_TRUE((*cs)->write(b).has_value());
+  }
+  std::string idx = segment_index_path(dir.path(), 1);
+  auto orig = read_bytes(idx);
+  ASSERT_EQ(orig.size(), kSegmentHeaderSize + 3 * kChunkIndexRecordSize);
+  for (size_t pos = kSegmentHeaderSize; pos < orig.size(); ++pos) {
+    auto bad = orig;
+    bad[pos] ^= 0x10;
+    write_bytes(idx, bad);
+    ChunkStoreRecovery rec;
+    auto cs = ChunkStore::open(dir.path(), opts(), &rec);
+    ASSERT_TRUE(cs.has_value()) << cs.error();
+    EXPECT_EQ(rec.chunks.size(), 2u) << "flip at " << pos;
+    EXPECT_EQ(rec.dropped_records, 1u);
+    ASSERT_FALSE(rec.notes.empty());
+    EXPECT_NE(rec.notes[0].find("00000001.idx"), std::string::npos) << rec.notes[0];
+    expect_readable(rec.chunks, b);
+  }
+  // A flipped header ignores the segment but opens the store.
+  auto bad = orig;
+  bad[0] ^= 1;
+  write_bytes(idx, bad);
+  ChunkStoreRecovery rec;
+  auto cs = ChunkStore::open(dir.path(), opts(), &rec);
+  ASSERT_TRUE(cs.has_value());
+  EXPECT_TRUE(rec.chunks.empty());
+  EXPECT_FALSE(rec.notes.empty());
+  // ... and the next write starts a new segment rather than overwrite it.
+  ASSERT_TRUE((*cs)->write(batch_of(1, 0, 5)).has_value());
+  EXPECT_TRUE(std::filesystem::exists(segment_data_path(dir.path(), 2)));
+  EXPECT_EQ(read_bytes(idx), bad);
+}
+
+TEST(ChunkStore, TruncationAtEveryLengthKeepsWholeRecords) {
+  TempDir dir;
+  auto b = batch_of(3, 0, 20);
+  {
+    auto cs = ChunkStore::open(dir.path(), opts(), nullptr);
+    ASSERT_TRUE((*cs)->write(b).has_value());
+  }
+  std::string idx = segment_index_path(dir.path(), 1), dat = segment_data_path(dir.path(), 1);
+  auto oi = read_bytes(idx), od = read_bytes(dat);
+  for (size_t len = kSegmentHeaderSize; len <= oi.size(); ++len) {
+    write_bytes(idx, std::vector<uint8_t>(oi.begin(), oi.begin() + static_cast<ptrdiff_t>(len)));
+    write_bytes(dat, od);
+    ChunkStoreRecovery rec;
+    auto cs = ChunkStore::open(dir.path(), opts(), &rec);
+    ASSERT_TRUE(cs.has_value());
+    size_t whole = (len - kSegmentHeaderSize) / kChunkIndexRecordSize;
+    EXPECT_EQ(rec.chunks.size(), whole) << len;
+    expect_readable(rec.chunks, b);
+    // Torn index tail and unindexed data are truncated.
+    EXPECT_EQ(read_bytes(idx).size(), kSegmentHeaderSize + whole * kChunkIndexRecordSize);
+    uint64_t data_end = kSegmentHeaderSize;
+    for (const auto& c : rec.chunks) data_end = std::max<uint64_t>(data_end, c.loc.offset + c.loc.length);
+    EXPECT_EQ(read_bytes(dat).size(), data_end);
+  }
+  // Data truncated under its index: the records pointing past the end are dropped.
+  write_bytes(idx, oi);
+  write_bytes(dat, std::vector<uint8_t>(od.begin(), od.end() - 3));
+  ChunkStoreRecovery rec;
+  auto cs = ChunkStore::open(dir.path(), opts(), &rec);
+  ASSERT_TRUE(cs.has_value());
+  EXPECT_EQ(rec.chunks.size(), 2u);
+  EXPECT_EQ(rec.dropped_records, 1u);
+}
+
+TEST(ChunkStore, DataByteFlipFailsTheCrcOfThatChunkOnly) {
+  TempDir dir;
+  auto b = batch_of(3, 0, 20);
+  {
+    auto cs = ChunkStore::open(dir.path(), opts(), nullptr);
+    ASSERT_TRUE((*cs)->write(b).has_value());
+  }
+  std::string dat = segment_data_path(dir.path(), 1);
+  auto d = read_bytes(dat);
+  d[kSegmentHeaderSize + b[0].bytes->size() + 3] ^= 0x01;  // inside the second chunk
+  write_bytes(dat, d);
+  ChunkStoreRecovery rec;
+  auto cs = ChunkStore::open(dir.path(), opts(), &rec);
+  ASSERT_TRUE(cs.has_value());
+  ASSERT_EQ(rec.chunks.size(), 3u);
+  int bad = 0;
+  for (const auto& c : rec.chunks) {
+    auto r = c.loc.segment->read(c.loc.offset, c.loc.length, c.loc.crc);
+    if (!r) {
+      ++bad;
+      EXPECT_EQ(c.meta.ref, 2u);
+      EXPECT_NE(r.error().find("CRC"), std::string::npos) << r.error();
+      EXPECT_NE(r.error().find("00000001.dat"), std::string::npos) << r.error();
+    }
+  }
+  EXPECT_EQ(bad, 1);
+}
+
+TEST(ChunkStore, RefusesWritesThatWouldEatTheReserve) {
+  TempDir dir;
+  uint64_t free = 1 << 20;
+  ChunkStoreOptions o;
+  o.min_free_bytes = 1 << 20;
+  o.free_space = [&free](const std::string&) -> Expected<uint64_t> { return free; };
+  auto cs = ChunkStore::open(dir.path(), o, nullptr);
+  ASSERT_TRUE(cs.has_value());
+  auto r = (*cs)->write(batch_of(2, 0, 10));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().find("disk almost full"), std::string::npos) << r.error();
+  EXPECT_TRUE((*cs)->segments().empty());
+  free = 64 << 20;
+  ASSERT_TRUE((*cs)->write(batch_of(2, 0, 10)).has_value());
+}
+
+TEST(ChunkStore, RollsBySizeAndSpanAndRemovesWholeSegments) {
+  TempDir dir;
+  ChunkStoreOptions o = opts();
+  o.segment_bytes = 50;  // a batch here is ~30 bytes of chunk data
+  o.segment_span_ms = 3600 * 1000;
+  auto cs = ChunkStore::open(dir.path(), o, nullptr);
+  ASSERT_TRUE(cs.has_value());
+  std::vector<ChunkLocation> kept;
+  for (int i = 0; i < 6; ++i) {
+    auto l = (*cs)->write(batch_of(2, i * 60000, 30));
+    ASSERT_TRUE(l.has_value()) << l.error();
+    if (i == 0) kept = *l;
+  }
+  auto segs = (*cs)->segments();
+  ASSERT_GT(segs.size(), 1u);
+  for (const auto& s : segs) EXPECT_LE(s.chunks, 4u) << s.id;  // at most two batches each
+  // Span: a batch two hours later starts a new segment even if small.
+  size_t before = segs.size();
+  ASSERT_TRUE((*cs)->write(batch_of(1, 3 * 3600 * 1000, 2)).has_value());
+  EXPECT_EQ((*cs)->segments().size(), before + 1);
+  EXPECT_FALSE((*cs)->remove_segment((*cs)->active_segment()).is_ok());
+  ASSERT_TRUE((*cs)->remove_segment(segs[0].id).is_ok());
+  EXPECT_FALSE(std::filesystem::exists(segment_data_path(dir.path(), segs[0].id)));
+  // A reader holding the segment still reads it after the unlink.
+  auto r = kept[0].segment->read(kept[0].offset, kept[0].length, kept[0].crc);
+  EXPECT_TRUE(r.has_value()) << r.error();
+  ChunkStoreRecovery rec;
+  cs = ChunkStore::open(dir.path(), o, &rec);
+  ASSERT_TRUE(cs.has_value());
+  EXPECT_EQ((*cs)->segments().size(), before);
+  EXPECT_TRUE(rec.notes.empty());
+}
+
+}  // namespace
+}  // namespace llmon::tsdb
