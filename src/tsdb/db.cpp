@@ -125,6 +125,7 @@ Status Db::recover() {
   if (options_.read_only) {
     if (!std::filesystem::is_directory(dir + "/series")) return Status::error(dir + ": not an llmon data directory");
   } else {
+    if (Status st = recover_series_dirs(); !st) return st;
     for (const char* sub : {"/series", "/wal"}) {
       if (Status st = make_dirs(dir + sub); !st) return st;
     }
@@ -133,6 +134,8 @@ Status Db::recover() {
   std::map<SeriesRef, Labels> series;
   std::vector<wal::SeriesEntry> sbuf;
   std::vector<SeriesRef> tbuf;
+  SeriesRef max_logged = 0;  // highest ref the log ever named (tombstoned ones too)
+  uint64_t tombstoned = 0;
   auto rs = wal::read_log(
       dir + "/series", 0,
       [&](std::string_view rec) -> Status {
@@ -144,14 +147,20 @@ Status Db::recover() {
             note(dir + "/series: " + st.message());
             return Status::ok();
           }
-          for (auto& e : sbuf) series[e.ref] = std::move(e.labels);
+          for (auto& e : sbuf) {
+            max_logged = std::max(max_logged, e.ref);
+            series[e.ref] = std::move(e.labels);
+          }
         } else if (*type == wal::RecordType::kTombstones) {
           tbuf.clear();
           if (Status st = wal::decode_tombstones(rec, tbuf); !st) {
             note(dir + "/series: " + st.message());
             return Status::ok();
           }
-          for (SeriesRef r : tbuf) series.erase(r);
+          for (SeriesRef r : tbuf) {
+            max_logged = std::max(max_logged, r);
+            if (series.erase(r) > 0) ++tombstoned;
+          }
         }
         return Status::ok();
       },
@@ -210,12 +219,13 @@ Status Db::recover() {
   if (!rw) return rw.status();
   head_.reset_counters();
   // Refs of series whose record was lost (damaged series log) stay unused.
-  if (max_seen > head_.max_ref()) {
+  if (max_seen > max_logged) {
     note(dir + "/series: chunks or WAL samples reference series refs up to " + std::to_string(max_seen) +
-         " beyond the last series record (" + std::to_string(head_.max_ref()) +
+         " beyond the last series record (" + std::to_string(max_logged) +
          "): the series log lost records; their data is ignored and their refs never reused");
-    head_.reserve_refs(max_seen);
   }
+  head_.reserve_refs(std::max(max_seen, max_logged));
+  tombstones_in_log_ = tombstoned;
 
   logged_max_ref_ = head_.max_ref();
   {
@@ -436,10 +446,85 @@ Status Db::apply_retention() {
     wal::encode_tombstones(removed, rec);
     if (Status st = series_log_->append(rec); !st) return st;
     dirty_ = true;
+    tombstones_in_log_ += removed.size();
+    // Series churn (per-process series) would grow the log forever: rewrite
+    // it with the live series once tombstones outnumber them.
+    if (tombstones_in_log_ > std::max<uint64_t>(1000, head_.num_series())) {
+      if (Status st = rewrite_series_log_locked(); !st) {
+        log_.warn("rewriting the series log failed; keeping the old one", {{"err", st.message()}});
+      }
+    }
   }
   std::lock_guard l(stats_mu_);
   counters_.retention_segments_removed += segs_removed;
   counters_.retention_series_removed += removed.size();
+  return Status::ok();
+}
+
+// Writes DIR/series.new with one record of every live series (plus a
+// tombstone naming the highest ref ever handed out, so refs are never reused
+// after a restart), syncs it, then swaps directories: series -> series.old,
+// series.new -> series, and removes series.old. recover_series_dirs() finishes
+// or undoes a swap interrupted by a crash. Called under commit_mu_.
+Status Db::rewrite_series_log_locked() {
+  const std::string& dir = options_.path;
+  std::string cur = dir + "/series", fresh = dir + "/series.new", old = dir + "/series.old";
+  std::error_code ec;
+  std::filesystem::remove_all(fresh, ec);
+  wal::LogOptions lo;
+  lo.segment_bytes = options_.wal_segment_bytes;
+  {
+    auto w = wal::LogWriter::open(fresh, lo);
+    if (!w) return w.status();
+    auto live = head_.series_after(0);
+    SeriesRef high = head_.max_ref();
+    std::vector<wal::SeriesEntry> batch;
+    std::string rec;
+    for (size_t i = 0; i < live.size(); i += 4096) {
+      batch.clear();
+      for (size_t k = i; k < std::min(live.size(), i + 4096); ++k) batch.push_back({live[k].first, live[k].second});
+      wal::encode_series(batch, rec);
+      if (Status st = (*w)->append(rec); !st) return st;
+    }
+    if (live.empty() || live.back().first < high) {
+      wal::encode_tombstones({high}, rec);
+      if (Status st = (*w)->append(rec); !st) return st;
+    }
+    if (Status st = (*w)->sync(); !st) return st;
+    if (!live.empty()) logged_max_ref_ = std::max(logged_max_ref_, live.back().first);
+  }
+  series_log_.reset();
+  std::filesystem::rename(cur, old, ec);
+  if (!ec) std::filesystem::rename(fresh, cur, ec);
+  if (ec) return Status::error(cur + ": swapping in the rewritten series log: " + ec.message());
+  if (Status st = fsync_dir(dir); !st) return st;
+  std::filesystem::remove_all(old, ec);
+  auto w = wal::LogWriter::open(cur, lo);
+  if (!w) return w.status();
+  series_log_ = std::move(*w);
+  tombstones_in_log_ = 0;
+  log_.info("series log rewritten", {{"series", std::to_string(head_.num_series())}});
+  return Status::ok();
+}
+
+// A crash during rewrite_series_log_locked() leaves one of: series.new
+// (incomplete: dropped), series.old + series (swap done: old dropped), or
+// series.old without series (between the renames: the old one comes back).
+Status Db::recover_series_dirs() {
+  const std::string& dir = options_.path;
+  std::string cur = dir + "/series", fresh = dir + "/series.new", old = dir + "/series.old";
+  std::error_code ec;
+  bool has_cur = std::filesystem::is_directory(cur), has_old = std::filesystem::is_directory(old);
+  if (!has_cur && has_old) {
+    if (std::filesystem::is_directory(fresh)) {
+      std::filesystem::rename(fresh, cur, ec);  // the new log was complete (synced before the swap)
+    } else {
+      std::filesystem::rename(old, cur, ec);
+    }
+    if (ec) return Status::error(cur + ": finishing an interrupted series log rewrite: " + ec.message());
+  }
+  std::filesystem::remove_all(fresh, ec);
+  std::filesystem::remove_all(old, ec);
   return Status::ok();
 }
 

@@ -135,6 +135,8 @@ class Db final : public storage::Storage {
   Status commit(std::unique_ptr<storage::Appender> head_app, std::vector<wal::SampleEntry>& samples);
   Status check_space_locked();
   Status flush_boundaries();
+  Status rewrite_series_log_locked();
+  Status recover_series_dirs();
   void background_loop();
 
   DbOptions options_;
@@ -152,6 +154,7 @@ class Db final : public storage::Storage {
   int64_t next_boundary_;             // the next chunk-range boundary past the newest sample
   std::vector<std::pair<int64_t, uint32_t>> boundaries_;  // (W, first WAL segment after W) to flush
   bool dirty_ = false;                // written since the last sync
+  uint64_t tombstones_in_log_ = 0;    // tombstoned series in the series log
   std::string encode_buf_, series_buf_;
 
   std::mutex flush_mu_;  // one flush/retention at a time

@@ -333,3 +333,64 @@ TEST(Db, CorruptWalBytesDropOnlyTheirPage) {
 
 }  // namespace
 }  // namespace llmon::tsdb
+
+namespace llmon::tsdb {
+namespace {
+
+TEST(Db, SeriesChurnRewritesTheSeriesLog) {
+  TempDir dir;
+  Fixture f;
+  DbOptions o = test_options(dir.path());
+  o.retention_ms = 20'000;
+  f.clock.set_ms(0);
+  auto db = Db::open(o, f.log, f.clock);
+  ASSERT_TRUE(db.has_value());
+  // 1 500 short-lived series (a process each), then 3 that live on.
+  for (int i = 0; i < 1500; ++i) {
+    auto app = (*db)->appender();
+    ASSERT_TRUE(app->append(0, series_labels(10'000 + i), i * 10, 1));
+    ASSERT_TRUE(app->commit().is_ok());
+  }
+  append_cycles(**db, 3, 40, 61);
+  ASSERT_TRUE((*db)->flush().is_ok());
+  uint64_t log_before = (*db)->stats().series_log_bytes;
+  f.clock.set_ms(61'000);  // cutoff 41 s: the short-lived series go
+  ASSERT_TRUE((*db)->apply_retention().is_ok());
+  EXPECT_EQ((*db)->stats().retention_series_removed, 1500u);
+  EXPECT_EQ((*db)->stats().series, 3u);
+  EXPECT_LT((*db)->stats().series_log_bytes, log_before / 10);
+  EXPECT_FALSE(fs::exists(dir.path() + "/series.old"));
+  EXPECT_FALSE(fs::exists(dir.path() + "/series.new"));
+  (*db).reset();
+  auto db2 = Db::open(o, f.log, f.clock);
+  ASSERT_TRUE(db2.has_value()) << db2.error();
+  EXPECT_EQ((*db2)->stats().series, 3u);
+  EXPECT_EQ((*db2)->stats().repairs, 0u);
+  for (int i = 0; i < 3; ++i) expect_cycles(**db2, i, 40, 61);  // whole chunks: [40,50) ends after the cutoff
+  // A new series never inherits an old ref (whose chunks may still be on disk).
+  auto app = (*db2)->appender();
+  ASSERT_TRUE(app->append(0, series_labels(77), 62'000, 5));
+  ASSERT_TRUE(app->commit().is_ok());
+  auto got = read_series(**db2, 77);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].t_ms, 62'000);
+}
+
+TEST(Db, InterruptedSeriesLogSwapIsFinishedAtOpen) {
+  TempDir dir;
+  Fixture f;
+  {
+    auto db = Db::open(test_options(dir.path()), f.log, f.clock);
+    ASSERT_TRUE(db.has_value());
+    append_cycles(**db, 4, 0, 3);
+  }
+  // Crash between the two renames: only series.old exists.
+  fs::rename(dir.path() + "/series", dir.path() + "/series.old");
+  auto db = Db::open(test_options(dir.path()), f.log, f.clock);
+  ASSERT_TRUE(db.has_value()) << db.error();
+  for (int i = 0; i < 4; ++i) expect_cycles(**db, i, 0, 3);
+  EXPECT_FALSE(fs::exists(dir.path() + "/series.old"));
+}
+
+}  // namespace
+}  // namespace llmon::tsdb
