@@ -31,7 +31,10 @@ std::string write_back(const exposition::TextSample& s) {
   }
   out += "} ";
   exposition::append_value(out, s.value);
-  if (s.timestamp_ms) out += " " + std::to_string(*s.timestamp_ms);
+  if (s.timestamp_ms) {
+    out += ' ';
+    out += std::to_string(*s.timestamp_ms);
+  }
   return out;
 }
 
