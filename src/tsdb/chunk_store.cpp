@@ -120,6 +120,21 @@ Expected<std::unique_ptr<ChunkStore>> ChunkStore::open(const std::string& dir, C
     seg->id = id;
     seg->data = std::make_shared<SegmentData>(id, dpath, dfd);
     seg->dat_size = file_size(dfd);
+    // The newest segment cut short while being created (crash before its
+    // headers were synced): it holds no chunk, so its debris is removed.
+    if (k + 1 == ids.size() && !cs->options_.read_only && seg->dat_size <= kSegmentHeaderSize) {
+      struct stat ist {};
+      uint64_t isz = ::stat(ipath.c_str(), &ist) != 0 ? 0 : static_cast<uint64_t>(ist.st_size);
+      if (isz <= kSegmentHeaderSize && (seg->dat_size < kSegmentHeaderSize || isz < kSegmentHeaderSize)) {
+        rec.notes.push_back(dpath + ": segment creation was interrupted (torn tail: " + std::to_string(seg->dat_size) +
+                            " + " + std::to_string(isz) + " bytes, no chunks); removed");
+        seg.reset();
+        ::unlink(ipath.c_str());
+        ::unlink(dpath.c_str());
+        (void)fsync_dir(dir);
+        continue;
+      }
+    }
     uint8_t h[kSegmentHeaderSize] = {};
     if (seg->dat_size < kSegmentHeaderSize || !pread_all(dfd, dpath, h, sizeof h, 0).is_ok() ||
         !header_ok(h, kDataMagic)) {

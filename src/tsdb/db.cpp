@@ -82,6 +82,8 @@ Db::Db(DbOptions options, base::Logger& log, const base::Clock& clock)
   options_.chunks.min_free_bytes = options_.min_free_bytes;
   options_.chunks.free_space = options_.free_space;
   next_boundary_ = std::numeric_limits<int64_t>::min();
+  newest_t_ = std::numeric_limits<int64_t>::min();
+  flush_delay_ms_ = options_.flush_delay_ms >= 0 ? options_.flush_delay_ms : options_.head.chunk_range_ms / 4;
 }
 
 Expected<std::unique_ptr<Db>> Db::open(DbOptions options, base::Logger& log, const base::Clock& clock) {
@@ -247,6 +249,7 @@ Status Db::recover() {
   if (!wl) return wl.status();
   wal_ = std::move(*wl);
   int64_t max_t = head_.max_time();
+  newest_t_ = max_t;
   next_boundary_ = max_t == kNoTime ? kNoTime
                                     : boundary_at_or_below(max_t, options_.head.chunk_range_ms) +
                                           options_.head.chunk_range_ms;
@@ -325,7 +328,8 @@ Status Db::commit(std::unique_ptr<storage::Appender> head_app, std::vector<wal::
   Status applied = head_app->commit();
   dirty_ = true;
   bool sync_now = options_.fsync_interval_ms == 0;
-  bool flush_due = !boundaries_.empty();
+  newest_t_ = newest_t_ == kNoTime ? batch_max : std::max(newest_t_, batch_max);
+  bool flush_due = boundaries_due_locked(false) > 0;
   lock.unlock();
   if (sync_now) (void)sync();
   {
@@ -352,11 +356,21 @@ Status Db::sync() {
   return Status::ok();
 }
 
-Status Db::flush_boundaries() {
+size_t Db::boundaries_due_locked(bool all) const {
+  size_t n = 0;
+  while (n < boundaries_.size() &&
+         (all || boundaries_[n].first == std::numeric_limits<int64_t>::max() ||
+          (newest_t_ != kNoTime && boundaries_[n].first <= newest_t_ - flush_delay_ms_))) {
+    ++n;
+  }
+  return n;
+}
+
+Status Db::flush_boundaries(bool all) {
   std::vector<std::pair<int64_t, uint32_t>> todo;
   {
     std::lock_guard lock(commit_mu_);
-    todo = boundaries_;
+    todo.assign(boundaries_.begin(), boundaries_.begin() + static_cast<ptrdiff_t>(boundaries_due_locked(all)));
   }
   if (todo.empty()) return Status::ok();
   head_.close_chunks_before(todo.back().first);
@@ -394,7 +408,7 @@ Status Db::flush(bool close_open) {
     lock.unlock();
     head_.close_all_chunks();
   }
-  Status st = flush_boundaries();
+  Status st = flush_boundaries(close_open);
   if (!st) return st;
   if (!close_open) {
     // Chunks cut by size between boundaries: persisted too (memory), WAL kept.
@@ -545,11 +559,11 @@ void Db::background_loop() {
     bool due;
     {
       std::lock_guard cl(commit_mu_);
-      due = !boundaries_.empty();
+      due = boundaries_due_locked(false) > 0;
     }
     if (due) {
       std::lock_guard fl(flush_mu_);
-      if (Status st = flush_boundaries(); !st) log_.error("persisting chunks failed; will retry", {{"err", st.message()}});
+      if (Status st = flush_boundaries(false); !st) log_.error("persisting chunks failed; will retry", {{"err", st.message()}});
     }
     if (now - last_retention >= options_.retention_check_interval_ms) {
       if (Status st = apply_retention(); !st) log_.error("retention failed", {{"err", st.message()}});
@@ -570,7 +584,7 @@ Status Db::close() {
   Status st;
   if (wal_) {
     std::lock_guard fl(flush_mu_);
-    st = flush_boundaries();
+    st = flush_boundaries(false);
     if (!st) log_.warn("persisting chunks at shutdown failed; they stay in the WAL", {{"err", st.message()}});
     Status s2 = sync();
     if (st) st = s2;

@@ -11,8 +11,8 @@
 // in-memory Head. So a SIGKILL after commit() returns loses nothing; the logs
 // are fdatasync()ed every `fsync_interval_ms` (0 = at every commit), which
 // bounds what a power cut can lose. When a commit first crosses a chunk-range
-// boundary W (2 h, aligned), the WAL is rolled; the background thread then
-// closes every chunk older than W, persists all closed chunks to segments
+// boundary W (2 h, aligned), the WAL is rolled; once the newest sample is
+// `flush_delay_ms` past W, the background thread closes every chunk older than W, persists all closed chunks to segments
 // (data fdatasync'd before index), releases their bytes from memory, and
 // deletes the WAL segments written before W.
 //
@@ -63,6 +63,12 @@ struct DbOptions {
   ChunkStoreOptions chunks;  // its min_free_bytes/free_space are set from the above
   FreeSpaceFn free_space = free_bytes;
   HeadOptions head;
+  // A boundary W is flushed (chunks before it closed and persisted) once the
+  // newest committed sample is W + this: series that lag behind the newest
+  // (backfills, slow senders) then still land in their open chunk instead of
+  // starting a second one. -1: a quarter of the chunk range (30 min at 2 h).
+  // Explicit flush(true) ignores it.
+  int64_t flush_delay_ms = -1;
   // Runs the fsync timer, chunk persistence and retention on a thread. Off:
   // the caller calls sync()/flush()/apply_retention() (tools, tests).
   bool background = true;
@@ -134,7 +140,9 @@ class Db final : public storage::Storage {
   Status recover();
   Status commit(std::unique_ptr<storage::Appender> head_app, std::vector<wal::SampleEntry>& samples);
   Status check_space_locked();
-  Status flush_boundaries();
+  // Persists the boundaries that are due (all: every pending one).
+  Status flush_boundaries(bool all);
+  size_t boundaries_due_locked(bool all) const;
   Status rewrite_series_log_locked();
   Status recover_series_dirs();
   void background_loop();
@@ -152,6 +160,8 @@ class Db final : public storage::Storage {
   std::unique_ptr<wal::LogWriter> series_log_;
   storage::SeriesRef logged_max_ref_ = 0;
   int64_t next_boundary_;             // the next chunk-range boundary past the newest sample
+  int64_t newest_t_;                  // newest committed sample
+  int64_t flush_delay_ms_ = 0;
   std::vector<std::pair<int64_t, uint32_t>> boundaries_;  // (W, first WAL segment after W) to flush
   bool dirty_ = false;                // written since the last sync
   uint64_t tombstones_in_log_ = 0;    // tombstoned series in the series log

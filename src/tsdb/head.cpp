@@ -61,7 +61,7 @@ Expected<SeriesRef> HeadAppender::create(const Labels& labels) {
   SeriesRef ref = head_->index_.find(labels);
   if (ref != 0) return ref;
   ref = head_->next_ref_++;
-  head_->series_.emplace(ref, std::make_unique<MemSeries>(ref, labels.hash(), head_->options_.encoding));
+  head_->add_series_locked(ref, labels.hash());
   head_->index_.add(ref, labels);
   return ref;
 }
@@ -226,8 +226,14 @@ std::unique_ptr<storage::Appender> Head::appender() {
 }
 
 MemSeries* Head::find_locked(SeriesRef ref) const {
-  auto it = series_.find(ref);
-  return it == series_.end() ? nullptr : it->second.get();
+  return ref < by_ref_.size() ? by_ref_[ref] : nullptr;
+}
+
+void Head::add_series_locked(SeriesRef ref, uint64_t hash) {
+  auto s = std::make_unique<MemSeries>(ref, hash, options_.encoding);
+  if (by_ref_.size() <= ref) by_ref_.resize(std::max<size_t>(ref + 1, by_ref_.size() * 3 / 2));
+  by_ref_[ref] = s.get();
+  series_.emplace(ref, std::move(s));
 }
 
 uint64_t Head::low_watermark_locked() const {
@@ -250,13 +256,24 @@ TruncateResult Head::truncate_before(int64_t t_ms) {
       closed_chunks_ -= drop;
       r.chunks_removed += drop;
     }
-    // Nothing newer than t (or never had a sample, e.g. a rolled-back append).
-    if (s->closed.empty() && (s->open.num_samples() == 0 || s->max_t < t_ms)) {
+    // Nothing newer than t. A series that never had a sample (created by an
+    // append() whose commit is still to come, or rolled back) goes at the
+    // second truncation that finds it empty.
+    if (s->closed.empty() && s->open.num_samples() == 0 && s->total == 0) {
+      if (s->empty_at_truncation) {
+        gone.push_back(ref);
+      } else {
+        s->empty_at_truncation = true;
+      }
+    } else if (s->closed.empty() && (s->open.num_samples() == 0 || s->max_t < t_ms)) {
       if (s->open.num_samples() > 0) ++r.chunks_removed;
       gone.push_back(ref);
     }
   }
-  for (SeriesRef ref : gone) series_.erase(ref);
+  for (SeriesRef ref : gone) {
+    series_.erase(ref);
+    by_ref_[ref] = nullptr;
+  }
   index_.remove(gone);
   r.series_removed = gone.size();
   r.removed = std::move(gone);
@@ -326,7 +343,7 @@ Status Head::restore_series(SeriesRef ref, const Labels& labels) {
                          std::to_string(next_ref_ - 1));
   }
   if (index_.find(labels) != 0) return Status::error("restore series: " + labels.to_string() + " exists twice");
-  series_.emplace(ref, std::make_unique<MemSeries>(ref, labels.hash(), options_.encoding));
+  add_series_locked(ref, labels.hash());
   index_.add(ref, labels);
   next_ref_ = ref + 1;
   return Status::ok();

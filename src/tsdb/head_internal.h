@@ -52,6 +52,9 @@ struct MemSeries {
   int64_t max_t = kNoTime;
   uint64_t last_v_bits = 0;
   bool last_v_known = true;  // false after recovery from chunks not decoded
+  // Set by a truncation that found the series without samples; the next one
+  // removes it (a series just created by append() gets its sample at commit).
+  bool empty_at_truncation = false;
   uint64_t last_epoch = 0;  // last commit that appended
   std::vector<CommitMark> marks;
 
