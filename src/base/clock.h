@@ -2,6 +2,7 @@
 // can drive time; SystemClock is the real one. Implementations are thread-safe.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 namespace llmon::base {
@@ -18,16 +19,17 @@ class SystemClock final : public Clock {
   int64_t now_ms() const override;
 };
 
-// A clock tests set by hand.
+// A clock tests set by hand (atomic: a test thread may move it while the
+// code under test reads it).
 class ManualClock final : public Clock {
  public:
   explicit ManualClock(int64_t ms = 0) : ms_(ms) {}
-  int64_t now_ms() const override { return ms_; }
-  void set_ms(int64_t ms) { ms_ = ms; }
-  void advance_ms(int64_t d) { ms_ += d; }
+  int64_t now_ms() const override { return ms_.load(std::memory_order_relaxed); }
+  void set_ms(int64_t ms) { ms_.store(ms, std::memory_order_relaxed); }
+  void advance_ms(int64_t d) { ms_.fetch_add(d, std::memory_order_relaxed); }
 
  private:
-  int64_t ms_;
+  std::atomic<int64_t> ms_;
 };
 
 // Monotonic seconds for measuring durations (not injectable: durations are

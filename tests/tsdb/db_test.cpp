@@ -255,6 +255,7 @@ TEST(Db, TimeRetentionDeletesOldSegmentsAndSeries) {
   // Appends older than the cutoff are out of bounds.
   auto app = (*db)->appender();
   EXPECT_FALSE(app->append(0, series_labels(0), 10'000, 1).has_value());
+  app.reset();  // an appender must not outlive its Db
   // Later, everything of series 0-2 expires; they are tombstoned and not restored.
   f.clock.set_ms(95'000);
   ASSERT_TRUE((*db)->apply_retention().is_ok());
