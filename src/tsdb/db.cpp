@@ -356,6 +356,25 @@ Status Db::sync() {
   return Status::ok();
 }
 
+Status Db::persist_closed_chunks() {
+  auto pending = head_.unpersisted_chunks();
+  for (size_t i = 0; i < pending.size(); i += kPersistBatch) {
+    std::vector<PendingChunk> batch(pending.begin() + static_cast<ptrdiff_t>(i),
+                                    pending.begin() + static_cast<ptrdiff_t>(std::min(pending.size(), i + kPersistBatch)));
+    auto locs = chunks_->write(batch);
+    if (!locs) {
+      std::lock_guard l(stats_mu_);
+      ++counters_.persist_errors;
+      counters_.last_error = locs.status().message();
+      return locs.status();
+    }
+    head_.mark_persisted(batch, *locs);
+    std::lock_guard l(stats_mu_);
+    counters_.chunks_persisted += batch.size();
+  }
+  return Status::ok();
+}
+
 size_t Db::boundaries_due_locked(bool all) const {
   size_t n = 0;
   while (n < boundaries_.size() &&
@@ -374,21 +393,7 @@ Status Db::flush_boundaries(bool all) {
   }
   if (todo.empty()) return Status::ok();
   head_.close_chunks_before(todo.back().first);
-  auto pending = head_.unpersisted_chunks();
-  for (size_t i = 0; i < pending.size(); i += kPersistBatch) {
-    std::vector<PendingChunk> batch(pending.begin() + static_cast<ptrdiff_t>(i),
-                                    pending.begin() + static_cast<ptrdiff_t>(std::min(pending.size(), i + kPersistBatch)));
-    auto locs = chunks_->write(batch);
-    if (!locs) {
-      std::lock_guard l(stats_mu_);
-      ++counters_.persist_errors;
-      counters_.last_error = locs.status().message();
-      return locs.status();
-    }
-    head_.mark_persisted(batch, *locs);
-    std::lock_guard l(stats_mu_);
-    counters_.chunks_persisted += batch.size();
-  }
+  if (Status st = persist_closed_chunks(); !st) return st;
   // Everything before the newest boundary is in segments now: drop its WAL.
   std::lock_guard lock(commit_mu_);
   if (Status st = wal_->remove_before(todo.back().second); !st) return st;
@@ -410,18 +415,8 @@ Status Db::flush(bool close_open) {
   }
   Status st = flush_boundaries(close_open);
   if (!st) return st;
-  if (!close_open) {
-    // Chunks cut by size between boundaries: persisted too (memory), WAL kept.
-    auto pending = head_.unpersisted_chunks();
-    if (!pending.empty()) {
-      auto locs = chunks_->write(pending);
-      if (!locs) return locs.status();
-      head_.mark_persisted(pending, *locs);
-      std::lock_guard l(stats_mu_);
-      counters_.chunks_persisted += pending.size();
-    }
-  }
-  return Status::ok();
+  // Chunks cut by size between boundaries: persisted too (memory), WAL kept.
+  return close_open ? Status::ok() : persist_closed_chunks();
 }
 
 Status Db::apply_retention() {

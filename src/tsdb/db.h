@@ -143,6 +143,9 @@ class Db final : public storage::Storage {
   // Persists the boundaries that are due (all: every pending one).
   Status flush_boundaries(bool all);
   size_t boundaries_due_locked(bool all) const;
+  // Writes every closed, unpersisted chunk to segments (in batches) and
+  // releases their bytes; counts errors.
+  Status persist_closed_chunks();
   Status rewrite_series_log_locked();
   Status recover_series_dirs();
   void background_loop();

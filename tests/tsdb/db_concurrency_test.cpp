@@ -19,7 +19,6 @@
 namespace llmon::tsdb {
 namespace {
 
-using llmon::testing::AtomicClock;
 using llmon::testing::bits;
 using llmon::testing::cycle_value;
 using llmon::testing::series_labels;
@@ -68,7 +67,7 @@ class Failures {
 
 TEST(DbConcurrency, WriterReadersStatsAndBackgroundWork) {
   TempDir dir;
-  AtomicClock clock(kT0);
+  base::ManualClock clock(kT0);
   base::Logger log(base::LogLevel::kError);
   DbOptions o;
   o.path = dir.path();
@@ -236,7 +235,7 @@ TEST(DbConcurrency, WriterReadersStatsAndBackgroundWork) {
 // concurrently") although every append() succeeded.
 TEST(DbConcurrency, RetentionBetweenAppendAndCommitKeepsNewSeries) {
   TempDir dir;
-  AtomicClock clock(kT0 + 10'000);
+  base::ManualClock clock(kT0 + 10'000);
   base::Logger log(base::LogLevel::kError);
   DbOptions o;
   o.path = dir.path();

@@ -23,20 +23,9 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "storage/storage.h"
+#include "tsdb/temp_dir.h"
 
 namespace llmon::testing {
-
-// base::ManualClock is a plain int64 (not safe to set while the store's
-// background thread reads it); this one is, for tests with threads.
-class AtomicClock final : public base::Clock {
- public:
-  explicit AtomicClock(int64_t ms = 0) : ms_(ms) {}
-  int64_t now_ms() const override { return ms_.load(std::memory_order_relaxed); }
-  void set_ms(int64_t ms) { ms_.store(ms, std::memory_order_relaxed); }
-
- private:
-  std::atomic<int64_t> ms_;
-};
 
 inline uint64_t bits(double v) {
   return std::bit_cast<uint64_t>(v);
@@ -148,34 +137,10 @@ class CapturedLog {
   base::Logger log_;
 };
 
-// A scratch directory removed at the end of the scope, on /dev/shm when that
-// is a writable directory (tmpfs: the store's fdatasync()s cost nothing, which
-// matters for tests that reopen a store hundreds of times), else under
-// ::testing::TempDir().
-class ScratchDir {
+// A temporary directory on /dev/shm when possible (temp_dir.h).
+class ScratchDir : public TempDir {
  public:
-  ScratchDir() {
-    for (std::string base : {std::string("/dev/shm/"), ::testing::TempDir()}) {
-      std::string tmpl = base + "llmon-tsdb-XXXXXX";
-      std::vector<char> buf(tmpl.begin(), tmpl.end());
-      buf.push_back('\0');
-      if (::mkdtemp(buf.data()) != nullptr) {
-        path_ = buf.data();
-        return;
-      }
-    }
-    ADD_FAILURE() << "cannot create a scratch directory";
-  }
-  ~ScratchDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
+  ScratchDir() : TempDir(/*prefer_shm=*/true) {}
 };
 
 // Replaces dst by a copy of src (whole trees; files only).

@@ -14,13 +14,23 @@ namespace llmon::testing {
 
 class TempDir {
  public:
-  TempDir() {
-    std::string tmpl = ::testing::TempDir() + "llmon-tsdb-XXXXXX";
-    std::vector<char> buf(tmpl.begin(), tmpl.end());
-    buf.push_back('\0');
-    char* p = ::mkdtemp(buf.data());
-    EXPECT_NE(p, nullptr);
-    path_ = p != nullptr ? p : "";
+  // prefer_shm: on /dev/shm when that is a writable directory (tmpfs: the
+  // store's fdatasync()s cost nothing, which matters for tests that reopen a
+  // store hundreds of times), else under ::testing::TempDir().
+  explicit TempDir(bool prefer_shm = false) {
+    std::vector<std::string> bases;
+    if (prefer_shm) bases.push_back("/dev/shm/");
+    bases.push_back(::testing::TempDir());
+    for (const std::string& base : bases) {
+      std::string tmpl = base + "llmon-tsdb-XXXXXX";
+      std::vector<char> buf(tmpl.begin(), tmpl.end());
+      buf.push_back('\0');
+      if (::mkdtemp(buf.data()) != nullptr) {
+        path_ = buf.data();
+        return;
+      }
+    }
+    ADD_FAILURE() << "cannot create a temporary directory";
   }
   ~TempDir() {
     std::error_code ec;

@@ -15,6 +15,8 @@
 #include <map>
 #include <utility>
 
+#include "tsdb/file_util.h"
+
 namespace llmon::tsdb::wal {
 namespace {
 
@@ -69,19 +71,6 @@ void frame_record(std::string_view record, uint64_t& pos, std::string& out) {
   }
 }
 
-Status pread_full(int fd, char* buf, size_t n, uint64_t off, const std::string& file) {
-  size_t done = 0;
-  while (done < n) {
-    ssize_t r = ::pread(fd, buf + done, n - done, static_cast<off_t>(off + done));
-    if (r < 0 && errno == EINTR) continue;
-    if (r < 0) return io_error("read", file + " at offset " + std::to_string(off + done), errno);
-    if (r == 0)
-      return Status::error("read " + file + ": unexpected end of file at offset " + std::to_string(off + done));
-    done += static_cast<size_t>(r);
-  }
-  return Status::ok();
-}
-
 bool all_zero(const char* p, size_t n) {
   for (size_t i = 0; i < n; ++i)
     if (p[i] != 0) return false;
@@ -103,7 +92,7 @@ class SegmentScanner {
     page_.resize(kPageSize);
     for (uint64_t page_off = 0; page_off < size; page_off += kPageSize) {
       const size_t len = static_cast<size_t>(std::min<uint64_t>(kPageSize, size - page_off));
-      if (Status s = pread_full(fd, page_.data(), len, page_off, file_); !s) return s;
+      if (Status s = pread_all(fd, file_, page_.data(), len, page_off); !s) return s;
       if (Status s = scan_page(page_off, len); !s) return s;
     }
     if (pending_) damage(rec_start_, "torn record at end of segment" + at(rec_start_));
@@ -391,16 +380,9 @@ struct LogWriter::Impl {
       if (Status s = create_segment(segment + 1); !s) return s;
       frame_all();
     }
-    size_t done = 0;
-    while (done < buf.size()) {
-      ssize_t w = ::pwrite(fd.get(), buf.data() + done, buf.size() - done, static_cast<off_t>(size + done));
-      if (w < 0 && errno == EINTR) continue;
-      if (w < 0) {
-        const int err = errno;
-        if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) truncate_pending = true;
-        return Status::error("write " + file + " at offset " + std::to_string(size + done) + ": " + errno_text(err));
-      }
-      done += static_cast<size_t>(w);
+    if (Status st = pwrite_all(fd.get(), file, buf.data(), buf.size(), size); !st) {
+      if (::ftruncate(fd.get(), static_cast<off_t>(size)) != 0) truncate_pending = true;
+      return st;
     }
     size = pos;
     sizes[segment] = size;
@@ -487,13 +469,11 @@ Status LogWriter::sync() {
     m.unsynced.pop_back();
   }
   if (m.data_dirty) {
-    if (::fdatasync(m.fd.get()) != 0) return io_error("sync", m.file, errno);
+    if (Status st = fdatasync_file(m.fd.get(), m.file); !st) return st;
     m.data_dirty = false;
   }
   if (m.dir_dirty) {
-    Fd d(::open(m.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    if (d.get() < 0) return io_error("open", m.dir, errno);
-    if (::fsync(d.get()) != 0) return io_error("sync", m.dir, errno);
+    if (Status st = fsync_dir(m.dir); !st) return st;
     m.dir_dirty = false;
   }
   return Status::ok();
