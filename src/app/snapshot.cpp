@@ -1,6 +1,11 @@
 // `llmon snapshot [--json]`: two collection cycles --snapshot.interval
 // apart, summarised by host_summary (rates from the deltas), GPUs and GPU
 // processes included (gpu_summary, called by summarize()).
+//
+// The NVML event watcher is off here unless --collector.gpu.events is given
+// explicitly: it could only count Xid events of the snapshot's own second,
+// and stopping it waits for nvmlEventSetWait's timeout (500 ms), which made
+// a snapshot take 0.56 s on a real H200 against nvidia-smi's 0.03 s.
 #include <chrono>
 #include <thread>
 
@@ -10,7 +15,9 @@
 
 namespace llmon::app {
 
-int run_snapshot(const config::Settings& s, std::FILE* out) {
+int run_snapshot(const config::Settings& settings, std::FILE* out) {
+  config::Settings s = settings;
+  if (s.origin["collector.gpu.events"] == "default") s.values["collector.gpu.events"] = "false";
   auto level = base::parse_log_level(s.get("log.level"));
   base::Logger log(level ? *level : base::LogLevel::kWarn);
   base::SystemClock clock;

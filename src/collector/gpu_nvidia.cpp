@@ -72,6 +72,13 @@ class GpuNvidiaCollector final : public Collector {
         .add(static_cast<double>(timeouts_));
     out.family("llmon_gpu_nvml_calls_total", "NVML library calls made by llmon, all threads.", MetricType::kCounter)
         .add(static_cast<double>(backend_.calls()));
+    if (auto times = backend_.call_seconds(); !times.empty()) {
+      auto f = out.family("llmon_gpu_nvml_call_seconds_total",
+                          "Wall time spent inside each NVML function, all threads (nvmlEventSetWait waits for "
+                          "events by design).",
+                          MetricType::kCounter, {"function"});
+      for (const auto& t : times) f.add({t.function}, t.seconds);
+    }
     if (r.initialising) {
       out.family("llmon_gpu_backend_up", kUpHelp, MetricType::kGauge, {"backend", "reason"})
           .add({kBackend, "initialising"}, 0);

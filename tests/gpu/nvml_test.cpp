@@ -101,8 +101,14 @@ TEST(NvmlSampler, EightH100sWithFewCallsPerGpuPerCycle) {
   EXPECT_TRUE(std::isnan(g0->get(V::kFanSpeed)));  // SXM: NOT_SUPPORTED, not 0
   // The fan call answered NOT_SUPPORTED once and is not made again.
   uint64_t fan = lib->calls(Fn::kFanSpeed);
+  uint64_t fan_ns = lib->nanos(Fn::kFanSpeed);
+  uint64_t util_ns = lib->nanos(Fn::kUtilizationRates);
   sampler.sample(5000, s);
   EXPECT_EQ(lib->calls(Fn::kFanSpeed), fan);
+  // Time inside the driver is added per function, only for calls made.
+  EXPECT_EQ(lib->nanos(Fn::kFanSpeed), fan_ns);
+  EXPECT_GT(lib->nanos(Fn::kUtilizationRates), util_ns);
+  EXPECT_EQ(lib->nanos(Fn::kShutdown), 0u);
   ASSERT_EQ(g0->processes.size(), 1u);
   EXPECT_EQ(g0->processes[0].pid, 4101u);
   // GPM (Hopper): metrics between the last two samples, percent -> ratio.

@@ -20,7 +20,12 @@ KEEP = re.compile(r'^(DCGM_|llmon_gpu_)')
 # Always masked: timings, and rates the agent derives from counter deltas over
 # wall-clock time (the fake's counters step once per cycle, so a cycle the
 # scheduler skips on a loaded machine halves the rate).
-VOLATILE = {"llmon_gpu_sample_duration_seconds", "DCGM_FI_PROF_PCIE_TX_BYTES", "DCGM_FI_PROF_PCIE_RX_BYTES"}
+VOLATILE = {
+    "llmon_gpu_sample_duration_seconds",
+    "llmon_gpu_nvml_call_seconds_total",
+    "DCGM_FI_PROF_PCIE_TX_BYTES",
+    "DCGM_FI_PROF_PCIE_RX_BYTES",
+}
 
 
 def parse(path):

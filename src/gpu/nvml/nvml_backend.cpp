@@ -229,4 +229,15 @@ uint64_t NvmlBackend::calls() const {
   return l ? l->total_calls() : 0;
 }
 
+std::vector<NvmlBackend::FunctionTime> NvmlBackend::call_seconds() const {
+  std::vector<FunctionTime> out;
+  auto* l = s_->lib_view.load();
+  if (l == nullptr) return out;
+  for (size_t i = 0; i < kFnCount; ++i) {
+    auto f = static_cast<Fn>(i);
+    if (l->has(f)) out.push_back({NvmlLibrary::function_name(f), static_cast<double>(l->nanos(f)) * 1e-9});
+  }
+  return out;
+}
+
 }  // namespace llmon::gpu::nvml

@@ -21,6 +21,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "base/log.h"
 #include "gpu/nvml/nvml_sampler.h"
@@ -60,6 +62,13 @@ class NvmlBackend {
   uint64_t timeouts() const;
   // Total NVML calls so far (all threads); 0 before the library is loaded.
   uint64_t calls() const;
+  // Seconds spent inside each NVML function the library resolved (its
+  // newest name), in table order; empty before the library is loaded.
+  struct FunctionTime {
+    std::string_view function;
+    double seconds = 0;
+  };
+  std::vector<FunctionTime> call_seconds() const;
 
   struct State;
 

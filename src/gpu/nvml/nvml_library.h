@@ -3,10 +3,13 @@
 // plain). A symbol the driver lacks leaves its pointer null: callers check
 // has(), and only what needs that function is disabled.
 //
-// Every call goes through call(), which counts it per function (relaxed
-// atomics, any thread) so the agent can report NVML calls per GPU per cycle
-// (llmon_gpu_nvml_calls_total) and tests can assert on them. Calling a
-// function the library lacks returns kErrFunctionNotFound without counting.
+// Every call goes through call(), which counts it per function and adds the
+// wall time spent inside it (CLOCK_MONOTONIC, relaxed atomics, any thread)
+// so the agent can report NVML calls per GPU per cycle
+// (llmon_gpu_nvml_calls_total) and which driver calls are slow
+// (llmon_gpu_nvml_call_seconds_total{function}), and tests can assert on
+// them. Calling a function the library lacks returns kErrFunctionNotFound
+// without counting.
 //
 // The table below is the one list of NVML entry points llmon knows:
 // X(id, pointer type, symbol names newest first...).
@@ -18,6 +21,8 @@
 #include <memory>
 #include <string>
 #include <string_view>
+
+#include <time.h>
 
 #include "base/dynamic_library.h"
 #include "base/status.h"
@@ -117,13 +122,18 @@ class NvmlLibrary {
     auto p = reinterpret_cast<F>(ptr_[idx(f)]);
     if (p == nullptr) return kErrFunctionNotFound;
     calls_[idx(f)].fetch_add(1, std::memory_order_relaxed);
-    return p(args...);
+    uint64_t t0 = monotonic_ns();
+    Return r = p(args...);
+    nanos_[idx(f)].fetch_add(monotonic_ns() - t0, std::memory_order_relaxed);
+    return r;
   }
   // nvmlErrorString, or "NVML error <n>" when missing or null.
   std::string error_string(Return r) const;
 
   uint64_t calls(Fn f) const { return calls_[idx(f)].load(std::memory_order_relaxed); }
   uint64_t total_calls() const;
+  // Nanoseconds spent inside f so far (nvmlEventSetWait blocks by design).
+  uint64_t nanos(Fn f) const { return nanos_[idx(f)].load(std::memory_order_relaxed); }
 
   // Leaves the library mapped at destruction (a thread stuck in a hung
   // NVML call must not return into unmapped code).
@@ -132,11 +142,17 @@ class NvmlLibrary {
 
  private:
   static size_t idx(Fn f) { return static_cast<size_t>(f); }
+  static uint64_t monotonic_ns() {
+    timespec ts{};
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<uint64_t>(ts.tv_sec) * 1000000000ull + static_cast<uint64_t>(ts.tv_nsec);
+  }
   NvmlLibrary() = default;
   base::DynamicLibrary lib_;
   std::array<void*, kFnCount> ptr_{};
   std::array<std::string_view, kFnCount> symbol_{};
   mutable std::array<std::atomic<uint64_t>, kFnCount> calls_{};
+  mutable std::array<std::atomic<uint64_t>, kFnCount> nanos_{};
   bool maybe_cc_stride_ = false;
   std::atomic<bool> leak_{false};
 };
