@@ -5,7 +5,7 @@
 set -euo pipefail
 
 BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
-  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev
+  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev)
 TEST_PKGS=(prometheus prometheus-node-exporter curl python3 hyperfine wrk)
 

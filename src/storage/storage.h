@@ -62,7 +62,7 @@ class Labels {
 
  private:
   std::vector<Label> pairs_;
-  uint64_t hash_ = 0;
+  uint64_t hash_ = 0xcbf29ce484222325ull;  // FNV-1a offset basis: equals make({})
 };
 
 // A label matcher of a selector. The regex kinds are only data here: they are

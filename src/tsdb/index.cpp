@@ -1,8 +1,10 @@
 #include "tsdb/index.h"
 
+#include <re2/re2.h>
+
 #include <algorithm>
 #include <functional>
-#include <regex>
+#include <memory>
 
 namespace llmon::tsdb {
 
@@ -115,7 +117,7 @@ Expected<Postings> Index::select_one(const Matcher& m) const {
   if (m.type == Matcher::Type::kEq && !m.value.empty()) return postings(m.name, m.value);
 
   std::function<bool(std::string_view)> match;
-  std::regex re;
+  std::unique_ptr<re2::RE2> re;
   switch (m.type) {
     case Matcher::Type::kEq:
       match = [&](std::string_view v) { return v == m.value; };
@@ -125,13 +127,16 @@ Expected<Postings> Index::select_one(const Matcher& m) const {
       break;
     case Matcher::Type::kRe:
     case Matcher::Type::kNre: {
-      try {
-        re = std::regex(m.value, std::regex::ECMAScript | std::regex::optimize);
-      } catch (const std::regex_error& e) {
-        return Status::error("invalid regular expression for label " + m.name + ": \"" + m.value + "\": " + e.what());
-      }
+      // Fully anchored, as PromQL: ^(?:re)$ (RE2 has Go's regexp syntax).
+      re2::RE2::Options opt;
+      opt.set_log_errors(false);
+      re = std::make_unique<re2::RE2>("^(?:" + m.value + ")$", opt);
+      if (!re->ok())
+        return Status::error("invalid regular expression for label " + m.name + ": \"" + m.value + "\": " + re->error());
       bool want = m.type == Matcher::Type::kRe;
-      match = [&re, want](std::string_view v) { return std::regex_match(v.begin(), v.end(), re) == want; };
+      match = [&re, want](std::string_view v) {
+        return re2::RE2::FullMatch(re2::StringPiece(v.data(), v.size()), *re) == want;
+      };
       break;
     }
   }

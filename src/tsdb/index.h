@@ -5,9 +5,8 @@
 //
 // Matchers follow Prometheus: a series without label `n` has `n` = "", so a
 // matcher that matches the empty string also selects series lacking the label
-// (`{n=""}`, `{n!="x"}`, `{n=~"x|"}`). Re/Nre use std::regex (ECMAScript),
-// fully anchored, as a stopgap: RE2 (Debian libre2-dev) replaces it with the
-// PromQL issue, and the syntaxes differ on corner cases (e.g. `(?i)`).
+// (`{n=""}`, `{n!="x"}`, `{n=~"x|"}`). Re/Nre use RE2 (Go's regexp
+// syntax, e.g. `(?i)`), fully anchored as ^(?:re)$ like PromQL.
 #pragma once
 
 #include <cstdint>
