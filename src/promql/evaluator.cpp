@@ -299,8 +299,11 @@ void Evaluator::merge_same_labels(std::vector<StepSeries>& series) const {
     }
   }
   size_t w = 0;
-  for (size_t i = 0; i < series.size(); ++i)
-    if (!drop[i]) series[w++] = std::move(series[i]);
+  for (size_t i = 0; i < series.size(); ++i) {
+    if (drop[i]) continue;
+    if (w != i) series[w] = std::move(series[i]);  // a self-move would empty it
+    ++w;
+  }
   series.resize(w);
 }
 

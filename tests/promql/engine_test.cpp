@@ -130,6 +130,21 @@ TEST_F(EngineTest, MatrixResultAndSubquery) {
   EXPECT_EQ(bad.error->type, ErrorType::kBadData);
 }
 
+TEST_F(EngineTest, OrMergesOneSeriesFedBySidesAtDifferentSteps) {
+  Engine e(head_, {});
+  // The sum exists until the lookback runs out (3900 s), vector(0) after:
+  // both sides make the series {} at different steps (found by the
+  // differential test: a self-move emptied the merged series).
+  auto r = e.range("sum(foo{i=\"0\"}) or vector(0)", 3780000, 3960000, 60000);
+  ASSERT_TRUE(r.ok()) << r.error->message;
+  const auto& m = std::get<Matrix>(r.value);
+  ASSERT_EQ(m.size(), 1u);
+  ASSERT_EQ(m[0].samples.size(), 4u);
+  EXPECT_DOUBLE_EQ(m[0].samples[0].v, 3600);
+  EXPECT_DOUBLE_EQ(m[0].samples[2].v, 3600);
+  EXPECT_DOUBLE_EQ(m[0].samples[3].v, 0);
+}
+
 TEST_F(EngineTest, MatchingErrorsUsePrometheusWording) {
   Engine e(head_, {});
   auto r = e.instant("foo + on() foo", 100000);
