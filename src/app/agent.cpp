@@ -1,16 +1,19 @@
-// `llmon agent`: collect every interval, serve /metrics, stop cleanly on
-// SIGTERM/SIGINT (main() blocks them in every thread and sigwaits).
+// `llmon agent`: collect every interval, serve /metrics and the query API
+// (query_api.h) over the store, stop cleanly on SIGTERM/SIGINT (main()
+// blocks them in every thread and sigwaits).
 #include <sys/resource.h>
 
 #include <chrono>
 #include <thread>
 
 #include "app/commands.h"
+#include "app/query_api.h"
 #include "app/setup.h"
 #include "app/snapshot_sink.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
 #include "http/server.h"
+#include "promql/engine.h"
 #include "tsdb/db.h"
 
 namespace llmon::app {
@@ -52,6 +55,17 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
       log.error("cannot open the time-series store; running without history", {{"err", opened.error()}});
     }
   }
+  // The PromQL engine over the store; without a store the query API answers
+  // `unavailable`.
+  std::unique_ptr<promql::Engine> engine;
+  if (db) {
+    promql::EngineOptions eo;
+    eo.timeout = std::chrono::milliseconds(s.get_duration_ms("query.timeout"));
+    eo.max_concurrent = static_cast<int>(s.get_int("query.max-concurrency"));
+    eo.max_samples = s.get_int("query.max-samples");
+    eo.lookback_delta_ms = s.get_duration_ms("query.lookback-delta");
+    engine = std::make_unique<promql::Engine>(*db, eo);
+  }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
@@ -79,6 +93,14 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
       log.error("cannot register the import endpoint", {{"err", route.error()}});
     }
   }
+  QueryApiOptions qo;
+  qo.version = kVersion;
+  if (!s.get_bool("storage.enabled"))
+    qo.unavailable_reason = "this endpoint needs the time-series store, which is disabled (--storage.enabled=false)";
+  auto query_api = std::make_shared<QueryApi>(
+      db.get(), engine.get(), [&sched] { return sched.latest(); }, clock, std::move(qo));
+  if (Status st = register_query_api(server, query_api); !st)
+    log.error("cannot register the query API", {{"err", st.message()}});
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});
     return 1;

@@ -44,6 +44,8 @@ void write_help(std::FILE* out, bool markdown) {
       "llmon tsdb import FILE...  backfill Prometheus text (ms timestamps; .gz ok) into --storage.path\n"
       "llmon tsdb inspect [--json]  series, samples, bytes on disk and per sample, cardinality of --storage.path\n"
       "llmon tsdb dump [METRIC]    samples of --storage.path as Prometheus text with ms timestamps\n"
+      "llmon query EXPR [--time=T | --start=T --end=T --step=D] [--json] [--url=URL]\n"
+      "                 evaluate PromQL on a running agent (docs/api.md)\n"
       "llmon help       this text (--markdown: docs/cli.md)\n"
       "llmon version    print the version\n";
   if (markdown) {

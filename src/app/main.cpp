@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
   }
   if (cmd == "snapshot") return llmon::app::run_snapshot(*settings, stdout);
   if (cmd == "tsdb") return llmon::app::run_tsdb(*settings, stdout, stderr);
+  if (cmd == "query") return llmon::app::run_query(*settings, stdout, stderr);
   std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());
   return 2;
 }

@@ -13,11 +13,14 @@ std::vector<FlagSpec> build_table() {
   const std::vector<std::string> agent{"agent"};
   const std::vector<std::string> collect{"agent", "snapshot"};
   const std::vector<std::string> storage{"agent", "tsdb"};
+  const std::vector<std::string> query{"query"};
   std::vector<FlagSpec> t = {
       {"config.file", K::kString, "", "YAML file with flag values (keys are flag names; nested maps join with '.').", {}},
       {"log.level", K::kString, "info", "Least severe log level to print: debug, info, warn, error.", {}},
       {"web.listen-address", K::kString, "127.0.0.1:8747",
-       "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it.", agent},
+       "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
+       "agent there unless --url is given.",
+       {"agent", "query"}},
       {"web.telemetry-path", K::kString, "/metrics", "Path of the metrics page.", agent},
       {"web.max-requests", K::kInt, "40", "HTTP connections served at once (one thread each); further connections get 503.", agent},
       {"collect.interval", K::kDuration, "1s",
@@ -93,11 +96,34 @@ std::vector<FlagSpec> build_table() {
        agent},
       {"storage.enabled", K::kBool, "true", "Record every collection cycle into the store at --storage.path.",
        agent},
+      {"query.timeout", K::kDuration, "2m",
+       "Longest a PromQL query may run (the API's `timeout` parameter can only shorten it); a slower query fails "
+       "with errorType timeout.",
+       agent},
+      {"query.max-concurrency", K::kInt, "20",
+       "PromQL queries evaluated at once; more wait for a slot, within their timeout.", agent},
+      {"query.max-samples", K::kInt, "50000000",
+       "Most samples one query may hold in memory at once; a query needing more fails (errorType execution) "
+       "instead of growing the agent.",
+       agent},
+      {"query.lookback-delta", K::kDuration, "5m",
+       "How far back an instant vector selector looks for a sample (the API's `lookback_delta` parameter overrides "
+       "it per query).",
+       agent},
+      {"time", K::kString, "", "`llmon query`: evaluation time, RFC 3339 or Unix seconds (empty: now).", query},
+      {"start", K::kString, "",
+       "`llmon query`: start of a range query, RFC 3339 or Unix seconds (with --end and --step).", query},
+      {"end", K::kString, "", "`llmon query`: end of a range query, RFC 3339 or Unix seconds.", query},
+      {"step", K::kString, "", "`llmon query`: step of a range query, seconds or a duration (15s, 1m).", query},
+      {"url", K::kString, "",
+       "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>).",
+       query},
       {"snapshot.interval", K::kDuration, "1s", "Time between the two cycles `llmon snapshot` compares.",
        {"snapshot"}},
       {"json", K::kBool, "false",
-       "Print as JSON: the snapshot (stable schema, see docs/snapshot.md) or `tsdb inspect`'s report.",
-       {"snapshot", "tsdb"}},
+       "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
+       "query`'s API response as received.",
+       {"snapshot", "tsdb", "query"}},
   };
   for (const auto& c : collector::builtin_collectors()) {
     t.push_back({"collector." + std::string(c.name), K::kBool, c.enabled_by_default ? "true" : "false",

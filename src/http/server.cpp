@@ -69,9 +69,24 @@ Status Server::add_route(std::string path, std::vector<std::string> methods, Han
   return Status::ok();
 }
 
+const Server::Route* Server::find_route(std::string_view path) const {
+  if (auto it = routes_.find(path); it != routes_.end()) return &it->second;
+  const Route* best = nullptr;
+  size_t best_len = 0;
+  for (const auto& [key, route] : routes_) {
+    if (key.empty() || key.back() != '*') continue;
+    std::string_view prefix(key.data(), key.size() - 1);
+    if (prefix.size() >= best_len && path.substr(0, prefix.size()) == prefix) {
+      best = &route;
+      best_len = prefix.size();
+    }
+  }
+  return best;
+}
+
 size_t Server::body_limit(std::string_view path) const {
-  auto it = routes_.find(path);
-  return it != routes_.end() && it->second.max_body_bytes > 0 ? it->second.max_body_bytes : opts_.max_body_bytes;
+  const Route* r = find_route(path);
+  return r && r->max_body_bytes > 0 ? r->max_body_bytes : opts_.max_body_bytes;
 }
 
 Status Server::start() {
@@ -95,13 +110,13 @@ void Server::stop() {
 }
 
 void Server::handle(const Request& req, Response& res) {
-  auto it = routes_.find(req.path);
-  if (it == routes_.end()) {
+  const Route* found = find_route(req.path);
+  if (!found) {
     res.status = 404;
     res.body = "404 page not found\n";
     return;
   }
-  const Route& r = it->second;
+  const Route& r = *found;
   if (std::find(r.methods.begin(), r.methods.end(), req.method) == r.methods.end()) {
     res.status = 405;
     res.headers.emplace_back("Allow", r.allow);

@@ -1,9 +1,11 @@
 // The agent's HTTP endpoints over http::Listener: /metrics (text 0.0.4 or
 // OpenMetrics by Accept, gzip by Accept-Encoding), /-/healthy, /-/ready and a
 // landing page at /, plus routes other modules register with add_route()
-// (the import API, later the query API): the http module knows them only as
-// std::function handlers. Routing is by exact path; a known path with a method
-// it does not take answers 405 with an Allow header; unknown paths 404.
+// (the import API, the query API): the http module knows them only as
+// std::function handlers. Routing is by exact path, then by the longest
+// prefix route (a path registered with a trailing '*', e.g.
+// "/api/v1/label/*"); a known path with a method it does not take answers 405
+// with an Allow header; unknown paths 404.
 // Handlers only adapt: the page comes from MetricsPage.
 // The route table is fixed once start() is called (add_route before, from one
 // thread); handlers then run on connection threads and must be thread-safe.
@@ -40,9 +42,12 @@ class Server {
   ~Server();
 
   // Serves `path` (exact match, no query) for `methods` (upper case; "GET"
-  // also answers HEAD, with the body left off). max_body_bytes: the largest
-  // request body this path accepts, 0 = ServerOptions::max_body_bytes; checked
-  // against Content-Length before the body is read (413 beyond it). Errors:
+  // also answers HEAD, with the body left off). A path ending in '*' serves
+  // every path starting with what precedes the '*' that has no exact route
+  // (the longest such prefix wins); the handler reads Request::path.
+  // max_body_bytes: the largest request body this path accepts, 0 =
+  // ServerOptions::max_body_bytes; checked against Content-Length before the
+  // body is read (413 beyond it). Errors:
   // called after start(), path not starting with '/', path already served
   // (built-ins included), no methods.
   Status add_route(std::string path, std::vector<std::string> methods, Handler handler, size_t max_body_bytes = 0);
@@ -59,6 +64,7 @@ class Server {
     size_t max_body_bytes = 0;
   };
   void handle(const Request& req, Response& res);
+  const Route* find_route(std::string_view path) const;
   size_t body_limit(std::string_view path) const;
   void metrics(const Request& req, Response& res);
   void landing(Response& res);

@@ -27,6 +27,8 @@ struct Engine::Gate {
   int limit = 20;
 
   bool enter(std::chrono::steady_clock::time_point deadline) {
+    // A query whose deadline has passed never runs (timeout <= 0), as Prometheus.
+    if (std::chrono::steady_clock::now() >= deadline) return false;
     std::unique_lock lk(mu);
     if (!cv.wait_until(lk, deadline, [&] { return running < limit; })) return false;
     ++running;

@@ -164,10 +164,11 @@ std::string format_float(double v) {
 std::string format_float_fixed(double v, int prec) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
-  int n = std::snprintf(nullptr, 0, "%.*f", prec, v);
-  std::string out(static_cast<size_t>(n) + 1, '\0');
-  std::snprintf(out.data(), out.size(), "%.*f", prec, v);
-  out.resize(static_cast<size_t>(n));
+  if (prec < 0) prec = 6;
+  // At most 309 integer digits, a sign, a point and `prec` decimals.
+  std::string out(static_cast<size_t>(prec) + 330, '\0');
+  auto r = std::to_chars(out.data(), out.data() + out.size(), v, std::chars_format::fixed, prec);
+  out.resize(static_cast<size_t>(r.ptr - out.data()));
   return out;
 }
 

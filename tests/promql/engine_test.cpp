@@ -196,6 +196,16 @@ TEST_F(EngineTest, TimeoutStopsAHeavyQuery) {
   EXPECT_EQ(r.error->type, ErrorType::kTimeout);
 }
 
+TEST_F(EngineTest, ExpiredDeadlineNeverRuns) {
+  Engine e(head_, {});
+  QueryParams p;
+  p.timeout = std::chrono::milliseconds(-1);
+  auto r = e.instant("1", 0, p);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error->type, ErrorType::kTimeout);
+  EXPECT_EQ(r.error->message, "query timed out in query queue");
+}
+
 TEST_F(EngineTest, ConcurrencyGateQueuesAndTimesOut) {
   EngineOptions o;
   o.max_concurrent = 1;

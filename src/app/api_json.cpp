@@ -1,0 +1,283 @@
+// Prometheus's API JSON bytes; see api_json.h for the rules and their sources.
+#include "app/api_json.h"
+
+#include <charconv>
+#include <cmath>
+#include <type_traits>
+
+#include "base/utf8.h"
+
+namespace llmon::app::api {
+namespace {
+
+std::string non_finite(double v) {
+  if (std::isnan(v)) return "NaN";
+  return v > 0 ? "+Inf" : "-Inf";
+}
+
+// Shortest round-trip digits (Go's -1 precision) in exponent form, which
+// both C++ and Go write with at least two exponent digits ("1e-07").
+std::string shortest_exp(double v) {
+  char buf[64];
+  auto [p, ec] = std::to_chars(buf, buf + sizeof(buf), v, std::chars_format::scientific);
+  if (ec != std::errc()) return "NaN";  // cannot happen: 64 bytes hold any double in this form
+  return std::string(buf, p);
+}
+
+// The same digits laid out without an exponent, as Go's 'f' with precision -1
+// does ("123456789012345690000000", "0.0000001"). C++'s fixed to_chars would
+// print the exact binary value's digits instead.
+std::string shortest_fixed(double v) {
+  std::string e = shortest_exp(v);
+  size_t epos = e.find('e');
+  std::string sign, digits;
+  for (size_t i = 0; i < epos; ++i) {
+    if (e[i] == '-')
+      sign = "-";
+    else if (e[i] != '.')
+      digits += e[i];
+  }
+  int exp = std::stoi(e.substr(epos + 1));
+  std::string out = sign;
+  if (exp < 0) {
+    out += "0.";
+    out.append(static_cast<size_t>(-exp - 1), '0');
+    out += digits;
+  } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
+    out += digits;
+    out.append(static_cast<size_t>(exp) + 1 - digits.size(), '0');
+  } else {
+    out += digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+  }
+  return out;
+}
+
+void append_string_array(std::string& out, const std::vector<std::string>& items) {
+  out += '[';
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i) out += ',';
+    append_json_string(out, items[i]);
+  }
+  out += ']';
+}
+
+void append_point(std::string& out, int64_t t_ms, double v) {
+  out += '[';
+  append_sample_timestamp(out, t_ms);
+  out += ",\"";
+  out += format_sample_value(v);
+  out += "\"]";
+}
+
+void append_scalar_pair(std::string& out, int64_t t_ms, std::string_view quoted_value) {
+  out += '[';
+  append_go_json_float(out, static_cast<double>(t_ms) / 1000);
+  out += ',';
+  out += quoted_value;
+  out += ']';
+}
+
+void append_tail(std::string& out, const std::vector<std::string>& warnings, const std::vector<std::string>& infos) {
+  if (!warnings.empty()) {
+    out += ",\"warnings\":";
+    append_string_array(out, warnings);
+  }
+  if (!infos.empty()) {
+    out += ",\"infos\":";
+    append_string_array(out, infos);
+  }
+  out += '}';
+}
+
+}  // namespace
+
+std::string format_float_f(double v) {
+  if (!std::isfinite(v)) return non_finite(v);
+  return shortest_fixed(v);
+}
+
+std::string format_sample_value(double v) {
+  if (!std::isfinite(v)) return non_finite(v);
+  double abs = std::fabs(v);
+  bool exp = abs != 0 && (abs < 1e-6 || abs >= 1e21);
+  return exp ? shortest_exp(v) : shortest_fixed(v);
+}
+
+void append_sample_timestamp(std::string& out, int64_t t_ms) {
+  uint64_t t = static_cast<uint64_t>(t_ms);
+  if (t_ms < 0) {
+    out += '-';
+    t = 0 - t;
+  }
+  out += std::to_string(t / 1000);
+  uint64_t frac = t % 1000;
+  if (frac != 0) {
+    out += '.';
+    if (frac < 100) out += '0';
+    if (frac < 10) out += '0';
+    out += std::to_string(frac);
+  }
+}
+
+void append_go_json_float(std::string& out, double v) {
+  if (!std::isfinite(v)) {  // encoding/json refuses these; no API value reaches here with one
+    out += "null";
+    return;
+  }
+  double abs = std::fabs(v);
+  if (abs != 0 && (abs < 1e-6 || abs >= 1e21)) {
+    std::string s = shortest_exp(v);
+    // encoding/json cleans "e-07" up to "e-7".
+    size_t n = s.size();
+    if (n >= 4 && s[n - 4] == 'e' && s[n - 3] == '-' && s[n - 2] == '0') s.erase(n - 2, 1);
+    out += s;
+    return;
+  }
+  out += shortest_fixed(v);
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789abcdef";
+  out += '"';
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      switch (c) {
+        case '"':
+          out += "\\\"";
+          break;
+        case '\\':
+          out += "\\\\";
+          break;
+        case '\n':
+          out += "\\n";
+          break;
+        case '\r':
+          out += "\\r";
+          break;
+        case '\t':
+          out += "\\t";
+          break;
+        default:
+          if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+            out += "\\u00";
+            out += kHex[c >> 4];
+            out += kHex[c & 0xF];
+          } else {
+            out += static_cast<char>(c);
+          }
+      }
+      ++i;
+      continue;
+    }
+    size_t n = base::utf8_sequence_length(s, i);
+    if (n == 0) {
+      out += "\\ufffd";
+      ++i;
+      continue;
+    }
+    // U+2028 and U+2029 (E2 80 A8/A9) are escaped for JavaScript's sake.
+    if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
+        (static_cast<unsigned char>(s[i + 2]) & 0xFE) == 0xA8) {
+      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
+    } else {
+      out.append(s.substr(i, n));
+    }
+    i += n;
+  }
+  out += '"';
+}
+
+void append_labels(std::string& out, const storage::Labels& labels) {
+  out += '{';
+  bool first = true;
+  for (const auto& l : labels.pairs()) {
+    if (!first) out += ',';
+    first = false;
+    append_json_string(out, l.name);
+    out += ':';
+    append_json_string(out, l.value);
+  }
+  out += '}';
+}
+
+std::string encode_query_data(const promql::Value& value) {
+  std::string out;
+  std::visit(
+      [&out](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, promql::Scalar>) {
+          out += R"({"resultType":"scalar","result":)";
+          append_scalar_pair(out, v.t_ms, "\"" + format_float_f(v.v) + "\"");
+        } else if constexpr (std::is_same_v<T, promql::String>) {
+          out += R"({"resultType":"string","result":)";
+          std::string quoted;
+          append_json_string(quoted, v.v);
+          append_scalar_pair(out, v.t_ms, quoted);
+        } else if constexpr (std::is_same_v<T, promql::Vector>) {
+          out += R"({"resultType":"vector","result":[)";
+          for (size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ',';
+            out += R"({"metric":)";
+            append_labels(out, v[i].labels);
+            out += R"(,"value":)";
+            append_point(out, v[i].t_ms, v[i].v);
+            out += '}';
+          }
+          out += ']';
+        } else {
+          out += R"({"resultType":"matrix","result":[)";
+          for (size_t i = 0; i < v.size(); ++i) {
+            if (i) out += ',';
+            out += R"({"metric":)";
+            append_labels(out, v[i].labels);
+            out += R"(,"values":[)";
+            for (size_t k = 0; k < v[i].samples.size(); ++k) {
+              if (k) out += ',';
+              append_point(out, v[i].samples[k].t_ms, v[i].samples[k].v);
+            }
+            out += "]}";
+          }
+          out += ']';
+        }
+      },
+      value);
+  out += '}';
+  return out;
+}
+
+std::string encode_string_array(const std::vector<std::string>& items) {
+  std::string out;
+  append_string_array(out, items);
+  return out;
+}
+
+std::string encode_label_sets(const std::vector<storage::Labels>& sets) {
+  std::string out = "[";
+  for (size_t i = 0; i < sets.size(); ++i) {
+    if (i) out += ',';
+    append_labels(out, sets[i]);
+  }
+  out += ']';
+  return out;
+}
+
+std::string success_envelope(std::string_view data_json, const std::vector<std::string>& warnings,
+                             const std::vector<std::string>& infos) {
+  std::string out = R"({"status":"success","data":)";
+  out += data_json;
+  append_tail(out, warnings, infos);
+  return out;
+}
+
+std::string error_envelope(promql::ErrorType type, std::string_view message, const std::vector<std::string>& warnings,
+                           const std::vector<std::string>& infos) {
+  std::string out = R"({"status":"error","errorType":)";
+  append_json_string(out, promql::error_type_text(type));
+  out += R"(,"error":)";
+  append_json_string(out, message);
+  append_tail(out, warnings, infos);
+  return out;
+}
+
+}  // namespace llmon::app::api
