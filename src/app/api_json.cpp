@@ -26,30 +26,69 @@ std::string shortest_exp(double v) {
 
 // The same digits laid out without an exponent, as Go's 'f' with precision -1
 // does ("123456789012345690000000", "0.0000001"). C++'s fixed to_chars would
-// print the exact binary value's digits instead.
-std::string shortest_fixed(double v) {
-  std::string e = shortest_exp(v);
-  size_t epos = e.find('e');
-  std::string sign, digits;
-  for (size_t i = 0; i < epos; ++i) {
-    if (e[i] == '-')
-      sign = "-";
-    else if (e[i] != '.')
-      digits += e[i];
+// print the exact binary value's digits instead. Appends without temporaries:
+// this runs once per point of a query answer.
+void append_shortest_fixed(std::string& out, double v) {
+  // Integral values below 2^53 (counters, most gauges): their digits are the integer's.
+  if (std::fabs(v) < 9007199254740992.0 && v == std::trunc(v)) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof(buf), static_cast<int64_t>(v));
+    if (v == 0 && std::signbit(v)) out += '-';  // Go prints -0 as "-0"
+    out.append(buf, r.ptr);
+    return;
   }
-  int exp = std::stoi(e.substr(epos + 1));
-  std::string out = sign;
+  char e[64];
+  auto [p, ec] = std::to_chars(e, e + sizeof(e), v, std::chars_format::scientific);
+  if (ec != std::errc()) {
+    out += "NaN";  // cannot happen: 64 bytes hold any double in this form
+    return;
+  }
+  std::string_view sv(e, static_cast<size_t>(p - e));
+  size_t epos = sv.find('e');
+  char digits[32];
+  size_t nd = 0;
+  bool neg = false;
+  for (size_t i = 0; i < epos; ++i) {
+    if (sv[i] == '-')
+      neg = true;
+    else if (sv[i] != '.')
+      digits[nd++] = sv[i];
+  }
+  int exp = 0;
+  std::from_chars(sv.data() + epos + 2, sv.data() + sv.size(), exp);  // to_chars writes e+XX / e-XX
+  if (sv[epos + 1] == '-') exp = -exp;
+  if (neg) out += '-';
   if (exp < 0) {
     out += "0.";
     out.append(static_cast<size_t>(-exp - 1), '0');
-    out += digits;
-  } else if (static_cast<size_t>(exp) + 1 >= digits.size()) {
-    out += digits;
-    out.append(static_cast<size_t>(exp) + 1 - digits.size(), '0');
+    out.append(digits, nd);
+  } else if (static_cast<size_t>(exp) + 1 >= nd) {
+    out.append(digits, nd);
+    out.append(static_cast<size_t>(exp) + 1 - nd, '0');
   } else {
-    out += digits.substr(0, static_cast<size_t>(exp) + 1) + "." + digits.substr(static_cast<size_t>(exp) + 1);
+    out.append(digits, static_cast<size_t>(exp) + 1);
+    out += '.';
+    out.append(digits + exp + 1, nd - static_cast<size_t>(exp) - 1);
   }
+}
+
+std::string shortest_fixed(double v) {
+  std::string out;
+  append_shortest_fixed(out, v);
   return out;
+}
+
+void append_sample_value(std::string& out, double v) {
+  if (!std::isfinite(v)) {
+    out += non_finite(v);
+    return;
+  }
+  double abs = std::fabs(v);
+  if (abs != 0 && (abs < 1e-6 || abs >= 1e21)) {
+    out += shortest_exp(v);
+    return;
+  }
+  append_shortest_fixed(out, v);
 }
 
 void append_string_array(std::string& out, const std::vector<std::string>& items) {
@@ -65,7 +104,7 @@ void append_point(std::string& out, int64_t t_ms, double v) {
   out += '[';
   append_sample_timestamp(out, t_ms);
   out += ",\"";
-  out += format_sample_value(v);
+  append_sample_value(out, v);
   out += "\"]";
 }
 
@@ -109,13 +148,14 @@ void append_sample_timestamp(std::string& out, int64_t t_ms) {
     out += '-';
     t = 0 - t;
   }
-  out += std::to_string(t / 1000);
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof(buf), t / 1000);
+  out.append(buf, r.ptr);
   uint64_t frac = t % 1000;
   if (frac != 0) {
-    out += '.';
-    if (frac < 100) out += '0';
-    if (frac < 10) out += '0';
-    out += std::to_string(frac);
+    char f[4] = {'.', static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
+                 static_cast<char>('0' + frac % 10)};
+    out.append(f, 4);
   }
 }
 
@@ -226,6 +266,9 @@ std::string encode_query_data(const promql::Value& value) {
           }
           out += ']';
         } else {
+          size_t points = 0;
+          for (const auto& series : v) points += series.samples.size();
+          out.reserve(64 + 128 * v.size() + 32 * points);
           out += R"({"resultType":"matrix","result":[)";
           for (size_t i = 0; i < v.size(); ++i) {
             if (i) out += ',';

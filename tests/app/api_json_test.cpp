@@ -51,6 +51,12 @@ TEST(ApiJsonTest, SampleValuesSwitchToExponentsOutsideOneMillionthTo1e21) {
   EXPECT_EQ(format_sample_value(0.1 + 0.2), "0.30000000000000004");
   EXPECT_EQ(format_sample_value(-0.0), "-0");
   EXPECT_EQ(format_sample_value(0), "0");
+  // Integral values take a shortcut below 2^53; Go's digits on both sides of it.
+  EXPECT_EQ(format_sample_value(9007199254740991.0), "9007199254740991");
+  EXPECT_EQ(format_sample_value(9007199254740992.0), "9007199254740992");
+  EXPECT_EQ(format_sample_value(-123456789.0), "-123456789");
+  EXPECT_EQ(format_sample_value(1e15), "1000000000000000");
+  EXPECT_EQ(format_sample_value(1e20), "100000000000000000000");
   EXPECT_EQ(format_sample_value(inf), "+Inf");
   EXPECT_EQ(format_sample_value(-inf), "-Inf");
   EXPECT_EQ(format_sample_value(std::nan("")), "NaN");
