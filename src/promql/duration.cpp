@@ -72,8 +72,10 @@ Expected<int64_t> parse_duration_ms(std::string_view text) {
 std::string format_duration_ms(int64_t ms) {
   if (ms == 0) return "0s";
   if (ms < 0) {
-    if (ms == std::numeric_limits<int64_t>::min()) return "-" + format_duration_ms(-(ms + 1));
-    return "-" + format_duration_ms(-ms);
+    // Built with += : GCC 12's -Wrestrict misfires on "-" + std::string&&.
+    std::string neg = "-";
+    neg += format_duration_ms(ms == std::numeric_limits<int64_t>::min() ? -(ms + 1) : -ms);
+    return neg;
   }
   std::string out;
   for (const Unit& u : kUnits) {
