@@ -120,7 +120,9 @@ std::string binary_modifiers(const BinaryExpr& b) {
 }
 
 std::string subquery_suffix(const SubqueryExpr& s) {
-  std::string out = "[" + format_duration_ms(s.range_ms) + ":";
+  std::string out = "[";
+  out += format_duration_ms(s.range_ms);
+  out += ':';
   if (s.step_ms != 0) out += format_duration_ms(s.step_ms);
   out += ']';
   append_at_offset(out, s.at, s.offset_ms);
@@ -139,7 +141,9 @@ struct Printer {
   void node(const MatrixSelector& m) {
     const auto& vs = std::get<VectorSelector>(m.selector->node);
     append_selector(out, vs, false);
-    out += "[" + format_duration_ms(m.range_ms) + "]";
+    out += '[';
+    out += format_duration_ms(m.range_ms);
+    out += ']';
     append_at_offset(out, vs.at, vs.offset_ms);
   }
   void node(const SubqueryExpr& s) {
