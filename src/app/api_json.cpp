@@ -248,7 +248,10 @@ std::string encode_query_data(const promql::Value& value) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, promql::Scalar>) {
           out += R"({"resultType":"scalar","result":)";
-          append_scalar_pair(out, v.t_ms, "\"" + format_float_f(v.v) + "\"");
+          std::string quoted = "\"";
+          quoted += format_float_f(v.v);
+          quoted += '"';
+          append_scalar_pair(out, v.t_ms, quoted);
         } else if constexpr (std::is_same_v<T, promql::String>) {
           out += R"({"resultType":"string","result":)";
           std::string quoted;
