@@ -270,8 +270,15 @@ std::optional<std::pair<std::string, std::string>> split_host_port(std::string_v
 }
 
 std::string join_host_port(std::string_view host, std::string_view port) {
-  if (host.find(':') != std::string_view::npos) return "[" + std::string(host) + "]:" + std::string(port);
-  return std::string(host) + ":" + std::string(port);
+  // Built with += : GCC 12's -Wrestrict misfires on const char* + std::string&&.
+  std::string out;
+  bool v6 = host.find(':') != std::string_view::npos;
+  if (v6) out += '[';
+  out += host;
+  if (v6) out += ']';
+  out += ':';
+  out += port;
+  return out;
 }
 
 namespace {
