@@ -13,6 +13,7 @@
 #include <fstream>
 #include <map>
 #include <random>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -52,10 +53,23 @@ const std::vector<Sample>& data(int which) {
   return which == 0 ? kCpu : kGauge;
 }
 
+std::vector<uint8_t> encode_all(Encoding e, const std::vector<Sample>& samples) {
+  if (e == Encoding::kPacked) return *llmon::tsdb::encode_packed(samples);
+  ChunkEncoder enc(e);
+  for (const auto& s : samples) (void)enc.append(s.t_ms, s.v);
+  return enc.bytes();
+}
+
+// Encoding 3 is the seal: encode_packed() of the whole chunk (seal_chunk also
+// decodes it once more to check it).
 void BM_Encode(benchmark::State& state) {
   auto enc_kind = static_cast<Encoding>(state.range(0));
   const auto& samples = data(static_cast<int>(state.range(1)));
   for (auto _ : state) {
+    if (enc_kind == Encoding::kPacked) {
+      benchmark::DoNotOptimize(llmon::tsdb::encode_packed(samples));
+      continue;
+    }
     ChunkEncoder enc(enc_kind);
     for (const auto& s : samples) benchmark::DoNotOptimize(enc.append(s.t_ms, s.v));
     benchmark::DoNotOptimize(enc.bytes().data());
@@ -66,21 +80,20 @@ void BM_Encode(benchmark::State& state) {
 void BM_Decode(benchmark::State& state) {
   auto enc_kind = static_cast<Encoding>(state.range(0));
   const auto& samples = data(static_cast<int>(state.range(1)));
-  ChunkEncoder enc(enc_kind);
-  for (const auto& s : samples) (void)enc.append(s.t_ms, s.v);
+  auto bytes = encode_all(enc_kind, samples);
   for (auto _ : state) {
-    auto dec = ChunkDecoder::open(enc.bytes());
+    auto dec = ChunkDecoder::open(bytes);
     double sum = 0;
     while (dec->next()) sum += dec->at().v;
     benchmark::DoNotOptimize(sum);
   }
   state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(samples.size()));
-  state.counters["bytes_per_sample"] = static_cast<double>(enc.bytes().size()) / static_cast<double>(samples.size());
+  state.counters["bytes_per_sample"] = static_cast<double>(bytes.size()) / static_cast<double>(samples.size());
 }
 
-// Args: encoding (1 xor, 2 xor-int), data (0 cpu counter, 1 random-walk gauge).
-BENCHMARK(BM_Encode)->ArgNames({"enc", "data"})->ArgsProduct({{1, 2}, {0, 1}});
-BENCHMARK(BM_Decode)->ArgNames({"enc", "data"})->ArgsProduct({{1, 2}, {0, 1}});
+// Args: encoding (1 xor, 2 xor-int, 3 packed), data (0 cpu counter, 1 random-walk gauge).
+BENCHMARK(BM_Encode)->ArgNames({"enc", "data"})->ArgsProduct({{1, 2, 3}, {0, 1}});
+BENCHMARK(BM_Decode)->ArgNames({"enc", "data"})->ArgsProduct({{1, 2, 3}, {0, 1}});
 
 // ---- --sizes ----
 
@@ -124,14 +137,32 @@ bool load(const char* path, Loaded& out) {
   return true;
 }
 
-size_t encoded_bytes(const Loaded& d, Encoding e, size_t chunk_len, bool timestamps_only) {
+// A chunk of samples as the store persists it: `e` kPacked means encoded as
+// the head does (xor-int) and then sealed (seal_chunk).
+std::vector<uint8_t> chunk_of(std::span<const Sample> s, Encoding e, bool timestamps_only) {
+  ChunkEncoder enc(e == Encoding::kPacked ? Encoding::kXorInt : e);
+  for (const auto& x : s) (void)enc.append(x.t_ms, timestamps_only ? 0 : x.v);
+  if (e != Encoding::kPacked) return enc.bytes();
+  auto sealed = llmon::tsdb::seal_chunk(enc.bytes());
+  return sealed ? *sealed : enc.bytes();
+}
+
+// Chunks of chunk_len samples; chunk_len 0: cut at aligned 2 h boundaries as the head does.
+size_t encoded_bytes(const Loaded& d, Encoding e, size_t chunk_len, bool timestamps_only, size_t* chunks = nullptr) {
+  constexpr int64_t kRange = 2 * 3600 * 1000;
   size_t total = 0;
   for (const auto& s : d.series) {
-    for (size_t i = 0; i < s.size(); i += chunk_len) {
-      ChunkEncoder enc(e);
-      for (size_t j = i; j < std::min(s.size(), i + chunk_len); ++j)
-        (void)enc.append(s[j].t_ms, timestamps_only ? 0 : s[j].v);
-      total += enc.bytes().size();
+    for (size_t i = 0; i < s.size();) {
+      size_t j = i + 1;
+      if (chunk_len == 0) {
+        int64_t end = (s[i].t_ms / kRange + 1) * kRange;
+        while (j < s.size() && s[j].t_ms < end && j - i < llmon::tsdb::kMaxChunkSamples) ++j;
+      } else {
+        j = std::min(s.size(), i + chunk_len);
+      }
+      total += chunk_of(std::span<const Sample>(s).subspan(i, j - i), e, timestamps_only).size();
+      if (chunks != nullptr) ++*chunks;
+      i = j;
     }
   }
   return total;
@@ -152,7 +183,7 @@ const char* value_class(const std::vector<Sample>& s) {
 // Per value class: series, samples, bytes/sample per encoding at 3600 samples/chunk.
 void class_table(const Loaded& d) {
   struct Row {
-    size_t series = 0, samples = 0, xor_b = 0, int_b = 0;
+    size_t series = 0, samples = 0, xor_b = 0, int_b = 0, packed_b = 0;
   };
   std::map<std::string, Row> rows;
   for (const auto& s : d.series) {
@@ -163,14 +194,16 @@ void class_table(const Loaded& d) {
     r.samples += s.size();
     r.xor_b += encoded_bytes(one, Encoding::kXor, 3600, false);
     r.int_b += encoded_bytes(one, Encoding::kXorInt, 3600, false);
+    r.packed_b += encoded_bytes(one, Encoding::kPacked, 3600, false);
   }
   std::printf(
-      "\n| value class (3600 samples/chunk) | series | samples | xor B/sample | xor-int B/sample "
-      "|\n|---|---:|---:|---:|---:|\n");
+      "\n| value class (3600 samples/chunk) | series | samples | xor B/sample | xor-int B/sample | "
+      "xor-int sealed B/sample |\n|---|---:|---:|---:|---:|---:|\n");
   for (const auto& [name, r] : rows)
-    std::printf("| %s | %zu | %zu | %.3f | %.3f |\n", name.c_str(), r.series, r.samples,
+    std::printf("| %s | %zu | %zu | %.3f | %.3f | %.3f |\n", name.c_str(), r.series, r.samples,
                 static_cast<double>(r.xor_b) / static_cast<double>(r.samples),
-                static_cast<double>(r.int_b) / static_cast<double>(r.samples));
+                static_cast<double>(r.int_b) / static_cast<double>(r.samples),
+                static_cast<double>(r.packed_b) / static_cast<double>(r.samples));
 }
 
 int sizes(int argc, char** argv) {
@@ -180,12 +213,15 @@ int sizes(int argc, char** argv) {
     std::printf("%s: %zu series, %zu samples (%zu out-of-order/duplicate dropped)\n", argv[f], d.series.size(),
                 d.samples, d.dropped);
     std::printf(
-        "| encoding | samples/chunk | chunk bytes | bytes/sample | timestamps + constant value "
-        "|\n|---|---:|---:|---:|---:|\n");
-    for (Encoding e : {Encoding::kXor, Encoding::kXorInt}) {
-      for (size_t len : {size_t{120}, size_t{3600}, size_t{7200}}) {
-        size_t b = encoded_bytes(d, e, len, false), bt = encoded_bytes(d, e, len, true);
-        std::printf("| %s | %zu | %zu | %.3f | %.3f |\n", std::string(llmon::tsdb::encoding_name(e)).c_str(), len, b,
+        "| encoding | samples/chunk | chunks | chunk bytes | bytes/sample | timestamps + constant value "
+        "|\n|---|---|---:|---:|---:|---:|\n");
+    for (Encoding e : {Encoding::kXor, Encoding::kXorInt, Encoding::kPacked}) {
+      for (size_t len : {size_t{120}, size_t{3600}, size_t{7200}, size_t{0}}) {
+        size_t chunks = 0;
+        size_t b = encoded_bytes(d, e, len, false, &chunks), bt = encoded_bytes(d, e, len, true);
+        std::printf("| %s | %s | %zu | %zu | %.3f | %.3f |\n",
+                    e == Encoding::kPacked ? "xor-int, sealed" : std::string(llmon::tsdb::encoding_name(e)).c_str(),
+                    len == 0 ? "aligned 2 h" : std::to_string(len).c_str(), chunks, b,
                     static_cast<double>(b) / static_cast<double>(d.samples),
                     static_cast<double>(bt) / static_cast<double>(d.samples));
       }

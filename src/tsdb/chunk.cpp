@@ -16,6 +16,10 @@ std::string_view encoding_name(Encoding e) {
       return "xor";
     case Encoding::kXorInt:
       return "xor-int";
+    case Encoding::kPacked:
+      return "packed";
+    case Encoding::kGroup:
+      return "group";
   }
   return "unknown";
 }
@@ -49,6 +53,35 @@ void update_after_other(IntState& st, double v) {
 }
 
 }  // namespace detail
+
+Expected<std::vector<uint8_t>> group_chunks(std::span<const std::span<const uint8_t>> parts,
+                                            std::vector<size_t>* offsets) {
+  if (parts.size() < 2 || parts.size() > kMaxGroupParts)
+    return Status::error("chunk: a group holds 2.." + std::to_string(kMaxGroupParts) + " parts, not " +
+                         std::to_string(parts.size()));
+  std::vector<uint8_t> out;
+  out.push_back(static_cast<uint8_t>(Encoding::kGroup));
+  out.push_back(static_cast<uint8_t>(parts.size()));
+  if (offsets != nullptr) offsets->clear();
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const auto& p = parts[i];
+    if (p.empty() || p[0] < static_cast<uint8_t>(Encoding::kXor) || p[0] > static_cast<uint8_t>(Encoding::kPacked))
+      return Status::error("chunk: group part " + std::to_string(i + 1) + " is not a chunk of encoding 1-3");
+    if (p.size() >= (uint64_t{1} << 32)) return Status::error("chunk: group part too large");
+    if (i + 1 < parts.size()) {
+      for (uint64_t len = p.size();; len >>= 7) {
+        if (len < 0x80) {
+          out.push_back(static_cast<uint8_t>(len));
+          break;
+        }
+        out.push_back(static_cast<uint8_t>(len | 0x80));
+      }
+    }
+    if (offsets != nullptr) offsets->push_back(out.size());
+    out.insert(out.end(), p.begin(), p.end());
+  }
+  return out;
+}
 
 Expected<std::vector<storage::Sample>> decode_chunk(std::span<const uint8_t> chunk) {
   auto dec = ChunkDecoder::open(chunk);

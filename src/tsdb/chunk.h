@@ -1,25 +1,33 @@
 // Chunk codec: up to 65 535 samples of one series compressed into bytes, as
-// specified in docs/format/chunk.md (keep the two in sync). Timestamps by
-// delta-of-delta; values by XOR (Gorilla, the baseline) or XOR-INT (integer-
-// aware, with runs of unchanged samples: llmon's default, chosen by measurement
-// in docs/performance.md). Pure: no I/O. An encoder or decoder is used by one
-// thread at a time.
+// specified in docs/format/chunk.md (keep the two in sync). Two streaming
+// encodings, appended to sample by sample (head chunks): timestamps by
+// delta-of-delta, values by XOR (Gorilla, the baseline) or XOR-INT (integer-
+// aware, with runs of unchanged samples: the head's default). One sealed
+// encoding, PACKED, written whole by seal_chunk()/encode_packed() when a
+// closed chunk is persisted: parameters chosen per chunk from all its samples
+// (timestamps as a step plus exceptions; values as a constant, decimal
+// integers or IEEE bits, delta/delta-of-delta coded). Choices measured in
+// docs/performance.md. Pure: no I/O. An encoder or decoder is used by one
+// thread at a time; the free functions are thread-safe.
 #pragma once
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <vector>
 
 #include "base/status.h"
 #include "storage/storage.h"
 #include "tsdb/bitstream.h"
+#include "tsdb/chunk_packed.h"
 
 namespace llmon::tsdb {
 
-enum class Encoding : uint8_t { kXor = 1, kXorInt = 2 };
+enum class Encoding : uint8_t { kXor = 1, kXorInt = 2, kPacked = 3, kGroup = 4 };
 
 inline constexpr size_t kMaxChunkSamples = 65535;
+inline constexpr size_t kMaxGroupParts = 255;
 
 std::string_view encoding_name(Encoding e);
 
@@ -44,12 +52,14 @@ void update_after_other(IntState& st, double v);
 
 }  // namespace detail
 
+// Streaming encoder of encodings 1 and 2 (kPacked is refused: see seal_chunk).
 class ChunkEncoder {
  public:
   explicit ChunkEncoder(Encoding encoding = Encoding::kXorInt);
 
   // Appends a sample; errors if t_ms is not greater than the previous
-  // timestamp or the chunk is full. A refused sample leaves the chunk unchanged.
+  // timestamp, the chunk is full, or the encoding is kPacked. A refused
+  // sample leaves the chunk unchanged.
   Status append(int64_t t_ms, double v);
 
   size_t num_samples() const { return count_; }
@@ -80,14 +90,21 @@ class ChunkEncoder {
   size_t run_start_bits_ = 0;  // where their code starts
 };
 
-// Iterates a chunk's samples; the bytes must outlive the decoder.
+// Iterates a chunk's samples (a group's: its parts' one after the other);
+// the bytes must outlive the decoder.
 class ChunkDecoder final : public storage::SeriesIterator {
  public:
-  // Checks the header; the bit stream is checked while iterating (err()).
+  // Checks the header (a group's: every part's header); the bit stream is
+  // checked while iterating (err()).
   static Expected<ChunkDecoder> open(std::span<const uint8_t> chunk);
 
-  size_t num_samples() const { return count_; }
-  Encoding encoding() const { return encoding_; }
+  size_t num_samples() const { return total_; }
+  // A group's is kGroup.
+  Encoding encoding() const { return group_ ? Encoding::kGroup : encoding_; }
+
+  // The current part's codes, for tests and tools, e.g. "packed: time step
+  // 15000, values decimal op 0 scale 2, for-delta" (encodings 1, 2: the name).
+  std::string describe() const;
 
   bool next() override;
   bool seek(int64_t t_ms) override;
@@ -96,17 +113,31 @@ class ChunkDecoder final : public storage::SeriesIterator {
 
  private:
   ChunkDecoder(Encoding e, size_t count, int64_t first_t, std::span<const uint8_t> stream)
-      : encoding_(e), count_(count), first_t_(first_t), reader_(stream) {}
+      : encoding_(e), count_(count), total_(count), first_t_(first_t), reader_(stream) {}
+  static Expected<ChunkDecoder> open_part(std::span<const uint8_t> chunk);
+  static Expected<ChunkDecoder> open_group(std::span<const uint8_t> chunk);
+  // Moves on to the group's next part (false: failed).
+  bool next_part();
   bool fail(std::string what);
+  // Packed (chunk_packed.cpp): reads the parameters (and the first value).
+  Status open_packed(std::span<const uint8_t> stream);
+  bool next_packed();
+  uint64_t packed_seq_value();
   bool read_value(bool first_bit_was_one);
   void trivial_value();
   bool read_xor_tail(uint64_t* x);
 
   Encoding encoding_;
-  size_t count_;
+  size_t count_;  // of this part
+  size_t total_;  // of the chunk
   int64_t first_t_;
   BitReader reader_;
-  size_t idx_ = 0;  // samples consumed
+  size_t idx_ = 0;  // samples consumed (of this part)
+  // A group: the parts not started yet, their number, and where we are.
+  bool group_ = false;
+  std::span<const uint8_t> group_rest_;
+  size_t group_left_ = 0;
+  size_t part_ = 0;
   bool at_end_ = false;
   size_t run_left_ = 0;  // "nothing new" samples still to produce
   storage::Sample cur_;
@@ -114,10 +145,27 @@ class ChunkDecoder final : public storage::SeriesIterator {
   uint64_t v_prev_bits_ = 0;
   detail::XorWindow window_;
   detail::IntState int_;
+  packed::DecodeState packed_;
   Status err_;
 };
 
 // Decodes every sample; the first error names the sample index.
 Expected<std::vector<storage::Sample>> decode_chunk(std::span<const uint8_t> chunk);
+
+// The packed encoding (3) of 1..65 535 samples with strictly increasing
+// timestamps (error otherwise); every value's bits are kept.
+Expected<std::vector<uint8_t>> encode_packed(std::span<const storage::Sample> samples);
+
+// A group (encoding 4) of 2..kMaxGroupParts chunks (encodings 1-3) of one
+// series, in time order and at most kMaxChunkSamples samples in all (not
+// checked here: decoding checks them). offsets[i] is where part i's bytes
+// start in the group, so each part can still be read alone.
+Expected<std::vector<uint8_t>> group_chunks(std::span<const std::span<const uint8_t>> parts,
+                                            std::vector<size_t>* offsets);
+
+// A closed chunk re-encoded for persistence: its packed encoding when that
+// is smaller and decodes to exactly the same samples (checked here), else
+// the chunk's own bytes. Errors only if `chunk` does not decode.
+Expected<std::vector<uint8_t>> seal_chunk(std::span<const uint8_t> chunk);
 
 }  // namespace llmon::tsdb

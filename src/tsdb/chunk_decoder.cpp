@@ -10,11 +10,105 @@ namespace llmon::tsdb {
 
 using namespace codes;
 
+namespace {
+
+// A part's length in a group: unsigned LEB128, at most 5 bytes (< 2^32).
+bool read_len(std::span<const uint8_t> b, size_t& pos, uint64_t& len) {
+  len = 0;
+  for (int i = 0; i < 5; ++i) {
+    if (pos >= b.size()) return false;
+    uint8_t x = b[pos++];
+    len |= static_cast<uint64_t>(x & 0x7f) << (7 * i);
+    if (!(x & 0x80)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 Expected<ChunkDecoder> ChunkDecoder::open(std::span<const uint8_t> chunk) {
+  if (!chunk.empty() && chunk[0] == static_cast<uint8_t>(Encoding::kGroup)) return open_group(chunk);
+  return open_part(chunk);
+}
+
+// docs/format/chunk.md "Encoding 4 (group)".
+Expected<ChunkDecoder> ChunkDecoder::open_group(std::span<const uint8_t> chunk) {
+  if (chunk.size() < 2) return Status::error("chunk: group header truncated");
+  size_t parts = chunk[1];
+  if (parts < 2) return Status::error("chunk: group of " + std::to_string(parts) + " parts");
+  size_t pos = 2, total = 0, rest = 0;
+  std::span<const uint8_t> first;
+  for (size_t i = 0; i < parts; ++i) {
+    std::span<const uint8_t> part;
+    if (i + 1 < parts) {
+      uint64_t len = 0;
+      if (!read_len(chunk, pos, len) || len > chunk.size() - pos)
+        return Status::error("chunk: group part " + std::to_string(i + 1) + " of " + std::to_string(parts) +
+                             ": length truncated or past the end");
+      part = chunk.subspan(pos, len);
+      pos += len;
+    } else {
+      part = chunk.subspan(pos);
+    }
+    if (part.size() < kHeaderFixed + 1 || part[0] < static_cast<uint8_t>(Encoding::kXor) ||
+        part[0] > static_cast<uint8_t>(Encoding::kPacked) || (part[1] == 0 && part[2] == 0))
+      return Status::error("chunk: group part " + std::to_string(i + 1) + " of " + std::to_string(parts) +
+                           ": not a chunk of encoding 1-3");
+    total += (size_t{part[1]} << 8) | part[2];
+    if (i == 0) {
+      first = part;
+      rest = pos;
+    }
+  }
+  if (total > kMaxChunkSamples)
+    return Status::error("chunk: group of " + std::to_string(total) + " samples (at most " +
+                         std::to_string(kMaxChunkSamples) + ")");
+  auto dec = open_part(first);
+  if (!dec) return Status::error("chunk: group part 1: " + dec.error());
+  dec->group_ = true;
+  dec->total_ = total;
+  dec->group_rest_ = chunk.subspan(rest);
+  dec->group_left_ = parts - 1;
+  return dec;
+}
+
+bool ChunkDecoder::next_part() {
+  std::span<const uint8_t> part = group_rest_;
+  size_t pos = 0;
+  if (group_left_ > 1) {
+    uint64_t len = 0;
+    (void)read_len(group_rest_, pos, len);  // checked by open_group
+    part = group_rest_.subspan(pos, len);
+    pos += len;
+  } else {
+    pos = group_rest_.size();
+  }
+  auto dec = open_part(part);
+  if (!dec) {
+    ++part_;
+    return fail(dec.error());
+  }
+  int64_t prev_t = cur_.t_ms;
+  std::span<const uint8_t> rest = group_rest_.subspan(pos);
+  size_t left = group_left_ - 1, total = total_, part_no = part_ + 1;
+  *this = std::move(*dec);
+  group_ = true;
+  group_rest_ = rest;
+  group_left_ = left;
+  total_ = total;
+  part_ = part_no;
+  if (!next()) return false;
+  if (cur_.t_ms <= prev_t)
+    return fail("timestamp " + std::to_string(cur_.t_ms) + " not after " + std::to_string(prev_t) +
+                " (the previous part's last)");
+  return true;
+}
+
+Expected<ChunkDecoder> ChunkDecoder::open_part(std::span<const uint8_t> chunk) {
   if (chunk.size() < kHeaderFixed + 1)
     return Status::error("chunk: header truncated (" + std::to_string(chunk.size()) + " bytes)");
   uint8_t enc = chunk[0];
-  if (enc != static_cast<uint8_t>(Encoding::kXor) && enc != static_cast<uint8_t>(Encoding::kXorInt))
+  if (enc < static_cast<uint8_t>(Encoding::kXor) || enc > static_cast<uint8_t>(Encoding::kPacked))
     return Status::error("chunk: unknown encoding " + std::to_string(enc));
   size_t count = (size_t{chunk[1]} << 8) | chunk[2];
   if (count == 0) return Status::error("chunk: num_samples is 0");
@@ -27,21 +121,29 @@ Expected<ChunkDecoder> ChunkDecoder::open(std::span<const uint8_t> chunk) {
     z |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
     if (!(b & 0x80)) break;
   }
-  return ChunkDecoder(static_cast<Encoding>(enc), count, unzigzag(z), chunk.subspan(pos));
+  ChunkDecoder dec(static_cast<Encoding>(enc), count, unzigzag(z), chunk.subspan(pos));
+  if (dec.encoding_ == Encoding::kPacked) {
+    if (Status st = dec.open_packed(chunk.subspan(pos)); !st) return st;
+  }
+  return dec;
 }
 
 bool ChunkDecoder::fail(std::string what) {
-  err_ = Status::error("chunk: sample " + std::to_string(idx_) + " of " + std::to_string(count_) + ": " + what);
+  err_ = Status::error("chunk: " + (group_ ? "part " + std::to_string(part_ + 1) + ": " : std::string()) + "sample " +
+                       std::to_string(idx_) + " of " + std::to_string(count_) + ": " + what);
   idx_ = count_;
+  group_left_ = 0;
   at_end_ = true;
   return false;
 }
 
 bool ChunkDecoder::next() {
   if (idx_ >= count_) {
+    if (group_left_ > 0) return next_part();
     at_end_ = true;
     return false;
   }
+  if (encoding_ == Encoding::kPacked) return next_packed();
   if (idx_ == 0) {
     v_prev_bits_ = reader_.read_bits(64);
     if (reader_.failed()) return fail("bit stream ends in the first value");

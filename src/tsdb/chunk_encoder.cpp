@@ -13,6 +13,9 @@ using namespace codes;
 ChunkEncoder::ChunkEncoder(Encoding encoding) : encoding_(encoding) {}
 
 Status ChunkEncoder::append(int64_t t_ms, double v) {
+  if (encoding_ != Encoding::kXor && encoding_ != Encoding::kXorInt)
+    return Status::error("chunk: encoding " + std::string(encoding_name(encoding_)) +
+                         " is not written sample by sample (seal_chunk)");
   uint64_t bits = std::bit_cast<uint64_t>(v);
   if (count_ == 0) {
     auto& out = writer_.mutable_bytes();

@@ -12,6 +12,7 @@
 #include <limits>
 
 #include "base/dir_list.h"
+#include "tsdb/chunk.h"
 
 namespace llmon::tsdb {
 
@@ -19,7 +20,84 @@ namespace {
 
 constexpr uint8_t kDataMagic[4] = {'L', 'L', 'M', 'C'};
 constexpr uint8_t kIndexMagic[4] = {'L', 'L', 'M', 'I'};
-constexpr uint8_t kVersion = 1;
+constexpr uint8_t kDataVersion = 1;
+
+size_t record_size(uint8_t version) {
+  return version == 1 ? kIndexRecordSizeV1 : kIndexRecordSizeV2;
+}
+
+// One index record, either layout (docs/format/chunks.md "Index file").
+struct IndexRecord {
+  uint64_t ref = 0;
+  int64_t min_t = 0, max_t = 0;
+  uint32_t offset = 0, length = 0;
+  uint16_t n = 0;
+  uint32_t crc = 0;
+};
+
+bool fits_v2(const IndexRecord& r) {
+  constexpr int64_t kT = int64_t{1} << 47;
+  return r.ref < (uint64_t{1} << 40) && r.min_t >= -kT && r.min_t < kT &&
+         static_cast<uint64_t>(r.max_t) - static_cast<uint64_t>(r.min_t) < (uint64_t{1} << 32) &&
+         r.length < (uint32_t{1} << 24);
+}
+
+void put_le(uint8_t* p, uint64_t v, int bytes) {
+  for (int i = 0; i < bytes; ++i) p[i] = static_cast<uint8_t>(v >> (8 * i));
+}
+uint64_t get_le(const uint8_t* p, int bytes) {
+  uint64_t v = 0;
+  for (int i = bytes - 1; i >= 0; --i) v = v << 8 | p[i];
+  return v;
+}
+
+void put_record(uint8_t version, uint8_t* p, const IndexRecord& r) {
+  if (version == 1) {
+    put_u64le(p, r.ref);
+    put_u64le(p + 8, static_cast<uint64_t>(r.min_t));
+    put_u64le(p + 16, static_cast<uint64_t>(r.max_t));
+    put_u32le(p + 24, r.offset);
+    put_u32le(p + 28, r.length);
+    put_u16le(p + 32, r.n);
+    put_u16le(p + 34, 0);
+    put_u32le(p + 36, r.crc);
+    put_u32le(p + 40, crc32_of(p, 40));
+    return;
+  }
+  put_le(p, r.ref, 5);
+  put_le(p + 5, static_cast<uint64_t>(r.min_t), 6);
+  put_u32le(p + 11, static_cast<uint32_t>(static_cast<uint64_t>(r.max_t) - static_cast<uint64_t>(r.min_t)));
+  put_u32le(p + 15, r.offset);
+  put_le(p + 19, r.length, 3);
+  put_u16le(p + 22, r.n);
+  put_u32le(p + 24, r.crc);
+  put_u32le(p + 28, crc32_of(p, 28));
+}
+
+// False when the record's own CRC fails.
+bool get_record(uint8_t version, const uint8_t* p, IndexRecord& r) {
+  size_t size = record_size(version);
+  if (crc32_of(p, size - 4) != get_u32le(p + size - 4)) return false;
+  if (version == 1) {
+    r.ref = get_u64le(p);
+    r.min_t = static_cast<int64_t>(get_u64le(p + 8));
+    r.max_t = static_cast<int64_t>(get_u64le(p + 16));
+    r.offset = get_u32le(p + 24);
+    r.length = get_u32le(p + 28);
+    r.n = get_u16le(p + 32);
+    r.crc = get_u32le(p + 36);
+    return true;
+  }
+  r.ref = get_le(p, 5);
+  uint64_t t = get_le(p + 5, 6);
+  r.min_t = static_cast<int64_t>(t << 16) >> 16;  // sign-extend 48 bits
+  r.max_t = static_cast<int64_t>(static_cast<uint64_t>(r.min_t) + get_u32le(p + 11));
+  r.offset = get_u32le(p + 15);
+  r.length = static_cast<uint32_t>(get_le(p + 19, 3));
+  r.n = get_u16le(p + 22);
+  r.crc = get_u32le(p + 24);
+  return true;
+}
 
 std::string id_name(uint32_t id) {
   char buf[16];
@@ -38,13 +116,15 @@ uint32_t parse_segment_name(const std::string& name, const char* ext) {
   return v > std::numeric_limits<uint32_t>::max() ? 0 : static_cast<uint32_t>(v);
 }
 
-void make_header(uint8_t* h, const uint8_t magic[4]) {
+void make_header(uint8_t* h, const uint8_t magic[4], uint8_t version) {
   std::memcpy(h, magic, 4);
-  h[4] = kVersion;
+  h[4] = version;
   h[5] = h[6] = h[7] = 0;
 }
 
-bool header_ok(const uint8_t* h, const uint8_t magic[4]) { return std::memcmp(h, magic, 4) == 0 && h[4] == kVersion; }
+bool header_ok(const uint8_t* h, const uint8_t magic[4], uint8_t max_version) {
+  return std::memcmp(h, magic, 4) == 0 && h[4] >= 1 && h[4] <= max_version;
+}
 
 uint64_t file_size(int fd) {
   struct stat st {};
@@ -59,8 +139,12 @@ Status truncate_file(int fd, const std::string& path, uint64_t size) {
 
 }  // namespace
 
-std::string segment_data_path(const std::string& dir, uint32_t id) { return dir + "/" + id_name(id) + ".dat"; }
-std::string segment_index_path(const std::string& dir, uint32_t id) { return dir + "/" + id_name(id) + ".idx"; }
+std::string segment_data_path(const std::string& dir, uint32_t id) {
+  return dir + "/" + id_name(id) + ".dat";
+}
+std::string segment_index_path(const std::string& dir, uint32_t id) {
+  return dir + "/" + id_name(id) + ".idx";
+}
 
 SegmentData::~SegmentData() {
   if (fd_ >= 0) ::close(fd_);
@@ -78,6 +162,7 @@ Expected<std::vector<uint8_t>> SegmentData::read(uint32_t offset, uint32_t lengt
 
 struct ChunkStore::Segment {
   uint32_t id = 0;
+  uint8_t idx_version = 2;
   std::shared_ptr<SegmentData> data;  // fd is read-write for the active segment
   int idx_fd = -1;                    // only for the active segment
   uint64_t dat_size = 0;
@@ -91,7 +176,8 @@ struct ChunkStore::Segment {
   }
 };
 
-ChunkStore::ChunkStore(std::string dir, ChunkStoreOptions options) : dir_(std::move(dir)), options_(std::move(options)) {
+ChunkStore::ChunkStore(std::string dir, ChunkStoreOptions options)
+    : dir_(std::move(dir)), options_(std::move(options)) {
   if (!options_.free_space) options_.free_space = free_bytes;
 }
 
@@ -137,7 +223,7 @@ Expected<std::unique_ptr<ChunkStore>> ChunkStore::open(const std::string& dir, C
     }
     uint8_t h[kSegmentHeaderSize] = {};
     if (seg->dat_size < kSegmentHeaderSize || !pread_all(dfd, dpath, h, sizeof h, 0).is_ok() ||
-        !header_ok(h, kDataMagic)) {
+        !header_ok(h, kDataMagic, kDataVersion)) {
       rec.notes.push_back(dpath + ": not a chunk segment (bad header); ignored");
       continue;
     }
@@ -149,35 +235,38 @@ Expected<std::unique_ptr<ChunkStore>> ChunkStore::open(const std::string& dir, C
     uint64_t isize = file_size(ifd);
     std::vector<uint8_t> idx(isize);
     Status rs = isize > 0 ? pread_all(ifd, ipath, idx.data(), isize, 0) : Status::ok();
-    if (!rs || isize < kSegmentHeaderSize || !header_ok(idx.data(), kIndexMagic)) {
+    if (!rs || isize < kSegmentHeaderSize || !header_ok(idx.data(), kIndexMagic, 2)) {
       rec.notes.push_back(ipath + ": not a chunk index (bad header); segment " + id_name(id) + " ignored");
       ::close(ifd);
       continue;
     }
+    seg->idx_version = idx[4];
+    const size_t rsize = record_size(seg->idx_version);
     uint64_t data_end = kSegmentHeaderSize;
-    size_t nrec = (isize - kSegmentHeaderSize) / kChunkIndexRecordSize;
+    size_t nrec = (isize - kSegmentHeaderSize) / rsize;
     for (size_t r = 0; r < nrec; ++r) {
-      const uint8_t* p = idx.data() + kSegmentHeaderSize + r * kChunkIndexRecordSize;
-      uint64_t off_in_idx = kSegmentHeaderSize + r * kChunkIndexRecordSize;
-      if (crc32_of(p, 40) != get_u32le(p + 40)) {
+      const uint8_t* p = idx.data() + kSegmentHeaderSize + r * rsize;
+      uint64_t off_in_idx = kSegmentHeaderSize + r * rsize;
+      IndexRecord ir;
+      if (!get_record(seg->idx_version, p, ir)) {
         rec.notes.push_back(ipath + ": record at offset " + std::to_string(off_in_idx) +
                             " fails its CRC-32 check; that chunk is dropped");
         ++rec.dropped_records;
         continue;
       }
       PersistedChunk c;
-      c.meta.ref = get_u64le(p);
-      c.meta.min_t = static_cast<int64_t>(get_u64le(p + 8));
-      c.meta.max_t = static_cast<int64_t>(get_u64le(p + 16));
-      c.loc.offset = get_u32le(p + 24);
-      c.loc.length = get_u32le(p + 28);
-      c.meta.num_samples = get_u16le(p + 32);
-      c.loc.crc = get_u32le(p + 36);
+      c.meta.ref = ir.ref;
+      c.meta.min_t = ir.min_t;
+      c.meta.max_t = ir.max_t;
+      c.loc.offset = ir.offset;
+      c.loc.length = ir.length;
+      c.meta.num_samples = ir.n;
+      c.loc.crc = ir.crc;
       uint64_t end = static_cast<uint64_t>(c.loc.offset) + c.loc.length;
       if (c.meta.ref == 0 || c.loc.offset < kSegmentHeaderSize || c.loc.length == 0 || end > seg->dat_size ||
           c.meta.num_samples == 0 || c.meta.min_t > c.meta.max_t) {
-        rec.notes.push_back(ipath + ": record at offset " + std::to_string(off_in_idx) +
-                            " points outside " + dpath + " or is inconsistent; that chunk is dropped");
+        rec.notes.push_back(ipath + ": record at offset " + std::to_string(off_in_idx) + " points outside " + dpath +
+                            " or is inconsistent; that chunk is dropped");
         ++rec.dropped_records;
         continue;
       }
@@ -188,7 +277,7 @@ Expected<std::unique_ptr<ChunkStore>> ChunkStore::open(const std::string& dir, C
       ++seg->chunks;
       rec.chunks.push_back(std::move(c));
     }
-    uint64_t good_isize = kSegmentHeaderSize + nrec * kChunkIndexRecordSize;
+    uint64_t good_isize = kSegmentHeaderSize + nrec * rsize;
     if (good_isize < isize) {
       rec.notes.push_back(ipath + ": torn record at offset " + std::to_string(good_isize) + " (" +
                           std::to_string(isize - good_isize) + " bytes) truncated");
@@ -231,12 +320,13 @@ Expected<std::unique_ptr<ChunkStore>> ChunkStore::open(const std::string& dir, C
   return cs;
 }
 
-Status ChunkStore::start_segment_locked(uint32_t id) {
+Status ChunkStore::start_segment_locked(uint32_t id, uint8_t idx_version) {
   std::string dpath = segment_data_path(dir_, id), ipath = segment_index_path(dir_, id);
   int dfd = ::open(dpath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (dfd < 0) return Status::error(dpath + ": create: " + std::strerror(errno));
   auto seg = std::make_unique<Segment>();
   seg->id = id;
+  seg->idx_version = idx_version;
   seg->data = std::make_shared<SegmentData>(id, dpath, dfd);
   seg->idx_fd = ::open(ipath.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (seg->idx_fd < 0) {
@@ -245,10 +335,10 @@ Status ChunkStore::start_segment_locked(uint32_t id) {
     return st;
   }
   uint8_t h[kSegmentHeaderSize];
-  make_header(h, kDataMagic);
+  make_header(h, kDataMagic, kDataVersion);
   Status st = pwrite_all(dfd, dpath, h, sizeof h, 0);
   if (st) {
-    make_header(h, kIndexMagic);
+    make_header(h, kIndexMagic, idx_version);
     st = pwrite_all(seg->idx_fd, ipath, h, sizeof h, 0);
   }
   if (st) st = fdatasync_file(dfd, dpath);
@@ -268,17 +358,60 @@ Expected<std::vector<ChunkLocation>> ChunkStore::write(const std::vector<Pending
   std::vector<ChunkLocation> locs;
   if (batch.empty()) return locs;
   if (options_.read_only) return Status::error(dir_ + ": opened read-only");
-  uint64_t data_bytes = 0;
   int64_t bmin = std::numeric_limits<int64_t>::max(), bmax = std::numeric_limits<int64_t>::min();
   for (const auto& c : batch) {
     if (!c.bytes || c.bytes->empty()) return Status::error("chunk store: empty chunk in batch");
-    data_bytes += c.bytes->size();
     bmin = std::min(bmin, c.meta.min_t);
     bmax = std::max(bmax, c.meta.max_t);
   }
-  uint64_t idx_bytes = batch.size() * kChunkIndexRecordSize;
+  // What gets written: one unit (record) per chunk, or per group of a
+  // series' consecutive chunks (docs/format/chunks.md "Groups").
+  struct Unit {
+    size_t first = 0, count = 1;
+    std::vector<uint8_t> group;        // the group chunk; empty for a single chunk
+    std::vector<size_t> part_offsets;  // of each chunk inside the group
+    IndexRecord rec;
+  };
+  const size_t group_max = std::min(options_.group_max_samples, kMaxChunkSamples);
+  auto groupable = [](const PendingChunk& c) { return (*c.bytes)[0] != static_cast<uint8_t>(Encoding::kGroup); };
+  std::vector<Unit> units;
+  uint64_t data_bytes = 0;
+  bool all_fit_v2 = true;
+  for (size_t i = 0; i < batch.size();) {
+    Unit u;
+    u.first = i;
+    size_t samples = batch[i].meta.num_samples;
+    size_t j = i + 1;
+    while (groupable(batch[i]) && j < batch.size() && j - i < kMaxGroupParts &&
+           batch[j].meta.ref == batch[i].meta.ref && batch[j].meta.min_t > batch[j - 1].meta.max_t &&
+           samples + batch[j].meta.num_samples <= group_max && groupable(batch[j])) {
+      samples += batch[j].meta.num_samples;
+      ++j;
+    }
+    u.count = j - i;
+    u.rec.ref = batch[i].meta.ref;
+    u.rec.min_t = batch[i].meta.min_t;
+    u.rec.max_t = batch[j - 1].meta.max_t;
+    u.rec.n = static_cast<uint16_t>(samples);
+    if (u.count > 1) {
+      std::vector<std::span<const uint8_t>> parts;
+      for (size_t k = i; k < j; ++k) parts.emplace_back(*batch[k].bytes);
+      auto g = group_chunks(parts, &u.part_offsets);
+      if (!g) return g.status();
+      u.group = std::move(*g);
+    }
+    std::span<const uint8_t> b =
+        u.count > 1 ? std::span<const uint8_t>(u.group) : std::span<const uint8_t>(*batch[i].bytes);
+    u.rec.length = static_cast<uint32_t>(std::min<size_t>(b.size(), std::numeric_limits<uint32_t>::max()));
+    u.rec.crc = crc32_of(b);
+    data_bytes += b.size();
+    all_fit_v2 = all_fit_v2 && fits_v2(u.rec);
+    units.push_back(std::move(u));
+    i = j;
+  }
   if (data_bytes > std::numeric_limits<uint32_t>::max() / 2)
     return Status::error("chunk store: batch too large (" + std::to_string(data_bytes) + " bytes)");
+  const uint8_t want_version = options_.compact_index && all_fit_v2 ? 2 : 1;
   std::lock_guard lock(mu_);
   Segment* seg = segments_.empty() ? nullptr : segments_.back().get();
   bool roll = seg == nullptr || seg->idx_fd < 0;
@@ -286,19 +419,22 @@ Expected<std::vector<ChunkLocation>> ChunkStore::write(const std::vector<Pending
     roll = seg->dat_size + data_bytes > options_.segment_bytes ||
            std::max(seg->max_t, bmax) - std::min(seg->min_t, bmin) > options_.segment_span_ms;
   }
+  // A version-1 segment takes any record; a version-2 one only those that fit.
+  if (seg != nullptr && !roll && seg->idx_version == 2 && want_version == 1) roll = true;
+  uint64_t idx_bytes_max = units.size() * kIndexRecordSizeV1;
   // Free space for the batch plus a new segment's headers, above the reserve.
   auto free = options_.free_space(dir_);
   if (!free) return free.status();
-  uint64_t need = data_bytes + idx_bytes + 2 * kSegmentHeaderSize + options_.min_free_bytes;
+  uint64_t need = data_bytes + idx_bytes_max + 2 * kSegmentHeaderSize + options_.min_free_bytes;
   if (*free < need) {
     return Status::error("disk almost full: " + std::to_string(*free) + " bytes free on " + dir_ + ", need " +
-                         std::to_string(data_bytes + idx_bytes) + " for " + std::to_string(batch.size()) +
+                         std::to_string(data_bytes + idx_bytes_max) + " for " + std::to_string(batch.size()) +
                          " chunks plus the reserve of " + std::to_string(options_.min_free_bytes) +
                          " (--storage.min-free-space)");
   }
   if (roll) {
     uint32_t id = std::max(next_id_, seg == nullptr ? 1u : seg->id + 1);
-    if (Status st = start_segment_locked(id); !st) return st;
+    if (Status st = start_segment_locked(id, want_version); !st) return st;
     next_id_ = id + 1;
     if (seg != nullptr && seg->idx_fd >= 0) {
       ::close(seg->idx_fd);
@@ -308,28 +444,30 @@ Expected<std::vector<ChunkLocation>> ChunkStore::write(const std::vector<Pending
   }
   if (seg->dat_size + data_bytes > std::numeric_limits<uint32_t>::max())
     return Status::error(seg->data->path() + ": segment would exceed 4 GiB");
+  const size_t rsize = record_size(seg->idx_version);
+  uint64_t idx_bytes = units.size() * rsize;
   std::vector<uint8_t> data;
   data.reserve(data_bytes);
   std::vector<uint8_t> idx(idx_bytes);
-  locs.reserve(batch.size());
+  locs.resize(batch.size());
   uint64_t off = seg->dat_size;
-  for (size_t i = 0; i < batch.size(); ++i) {
-    const auto& c = batch[i];
-    ChunkLocation loc{seg->data, static_cast<uint32_t>(off), static_cast<uint32_t>(c.bytes->size()),
-                      crc32_of(*c.bytes)};
-    data.insert(data.end(), c.bytes->begin(), c.bytes->end());
-    uint8_t* p = idx.data() + i * kChunkIndexRecordSize;
-    put_u64le(p, c.meta.ref);
-    put_u64le(p + 8, static_cast<uint64_t>(c.meta.min_t));
-    put_u64le(p + 16, static_cast<uint64_t>(c.meta.max_t));
-    put_u32le(p + 24, loc.offset);
-    put_u32le(p + 28, loc.length);
-    put_u16le(p + 32, c.meta.num_samples);
-    put_u16le(p + 34, 0);
-    put_u32le(p + 36, loc.crc);
-    put_u32le(p + 40, crc32_of(p, 40));
-    off += c.bytes->size();
-    locs.push_back(std::move(loc));
+  for (size_t ui = 0; ui < units.size(); ++ui) {
+    Unit& u = units[ui];
+    u.rec.offset = static_cast<uint32_t>(off);
+    if (u.count == 1) {
+      const auto& b = *batch[u.first].bytes;
+      locs[u.first] = {seg->data, u.rec.offset, u.rec.length, u.rec.crc};
+      data.insert(data.end(), b.begin(), b.end());
+    } else {
+      for (size_t k = 0; k < u.count; ++k) {
+        const auto& b = *batch[u.first + k].bytes;
+        locs[u.first + k] = {seg->data, static_cast<uint32_t>(off + u.part_offsets[k]), static_cast<uint32_t>(b.size()),
+                             crc32_of(b)};
+      }
+      data.insert(data.end(), u.group.begin(), u.group.end());
+    }
+    put_record(seg->idx_version, idx.data() + ui * rsize, u.rec);
+    off += u.rec.length;
   }
   const std::string& dpath = seg->data->path();
   std::string ipath = segment_index_path(dir_, seg->id);
@@ -354,7 +492,7 @@ Expected<std::vector<ChunkLocation>> ChunkStore::write(const std::vector<Pending
   ::close(dfd);
   seg->dat_size += data_bytes;
   seg->idx_size += idx_bytes;
-  seg->chunks += batch.size();
+  seg->chunks += units.size();
   seg->min_t = std::min(seg->min_t, bmin);
   seg->max_t = std::max(seg->max_t, bmax);
   return locs;

@@ -1,6 +1,10 @@
 // ChunkStore: closed chunks persisted in numbered segments under DIR/chunks/
-// (a .dat file of chunk bytes and a .idx file of 44-byte records), as
-// specified in docs/format/chunks.md (keep the two in sync).
+// (a .dat file of chunk bytes and a .idx file of fixed-size records: 32 bytes,
+// or 44 in version-1 segments), as specified in docs/format/chunks.md (keep
+// the two in sync). Consecutive chunks of one series in a batch are stored
+// as one group chunk (docs/format/chunk.md, encoding 4) under one record;
+// write() still returns each chunk's own location inside it, so a chunk
+// written by this process reads as before.
 //
 // open() recovers: bad index records are dropped alone, torn tails truncated,
 // and every valid chunk is returned (as PersistedChunk) for the head to
@@ -30,7 +34,9 @@
 
 namespace llmon::tsdb {
 
-inline constexpr size_t kChunkIndexRecordSize = 44;
+// Index record sizes by .idx version (docs/format/chunks.md "Index file").
+inline constexpr size_t kIndexRecordSizeV1 = 44;
+inline constexpr size_t kIndexRecordSizeV2 = 32;
 inline constexpr size_t kSegmentHeaderSize = 8;
 
 // One segment's data file, open for reading.
@@ -88,6 +94,13 @@ struct SegmentInfo {
 };
 
 struct ChunkStoreOptions {
+  // A batch's consecutive chunks of one series are grouped under one index
+  // record while the group holds at most this many samples (a group is
+  // decoded from its start: this bounds a read like a 2 h chunk of 1 s data
+  // does). 0: no groups.
+  size_t group_max_samples = 8192;
+  // Version-2 (32-byte) index records in new segments; false: version 1.
+  bool compact_index = true;
   uint64_t segment_bytes = 64ull << 20;
   int64_t segment_span_ms = 24ll * 3600 * 1000;
   // write() refuses a batch that would leave less than this free.
@@ -125,7 +138,7 @@ class ChunkStore {
  private:
   struct Segment;
   ChunkStore(std::string dir, ChunkStoreOptions options);
-  Status start_segment_locked(uint32_t id);
+  Status start_segment_locked(uint32_t id, uint8_t idx_version);
 
   std::string dir_;
   ChunkStoreOptions options_;

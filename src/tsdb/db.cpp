@@ -361,7 +361,15 @@ Status Db::persist_closed_chunks() {
   for (size_t i = 0; i < pending.size(); i += kPersistBatch) {
     std::vector<PendingChunk> batch(pending.begin() + static_cast<ptrdiff_t>(i),
                                     pending.begin() + static_cast<ptrdiff_t>(std::min(pending.size(), i + kPersistBatch)));
-    auto locs = chunks_->write(batch);
+    // Sealing: each chunk is re-encoded for the disk (the packed encoding
+    // when smaller, checked by decoding; docs/format/chunk.md). The head
+    // knows its chunks by their in-memory bytes, so it gets `batch`.
+    std::vector<PendingChunk> sealed = batch;
+    for (auto& c : sealed) {
+      auto s = seal_chunk(*c.bytes);
+      if (s && s->size() < c.bytes->size()) c.bytes = std::make_shared<const std::vector<uint8_t>>(std::move(*s));
+    }
+    auto locs = chunks_->write(sealed);
     if (!locs) {
       std::lock_guard l(stats_mu_);
       ++counters_.persist_errors;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent decoder of docs/format/chunk.md, written from the document only.
+"""Independent decoder of docs/format/chunk.md (encodings 1-4), written from the document only.
 
 Used by tests/tsdb/chunk_reference_test.cpp to check that the C++ codec and the format document
 agree. Reads lines "HEX" (one chunk each) on stdin; writes one line per chunk: "t:bits t:bits ..."
@@ -80,10 +80,12 @@ class Window:
         return x
 
 def decode(data):
+    if len(data) >= 1 and data[0] == 4:
+        return decode_group(data)
     if len(data) < 4:
         raise ValueError("header")
     enc, count = data[0], (data[1] << 8) | data[2]
-    if enc not in (1, 2) or count == 0:
+    if enc not in (1, 2, 3) or count == 0:
         raise ValueError("header")
     z, pos, shift = 0, 3, 0
     while True:
@@ -95,6 +97,8 @@ def decode(data):
             break
     z &= M64
     t = s64((z >> 1) ^ ((-(z & 1)) & M64))
+    if enc == 3:
+        return decode_packed(data[pos:], count, t)
     r = Bits(data[pos:])
     win = Window()
     st = {"valid": False, "s": 0, "n": 0, "d": 0}
@@ -169,6 +173,180 @@ def decode(data):
                 after_other(v)
         out.append((t, v))
     return out
+
+# ---- encoding 3 (packed) ----
+
+POW10 = [float(10 ** k) for k in range(23)]
+NEG10 = [float("1e-%d" % k) for k in range(23)]  # the doubles nearest 10^-k
+
+
+def unzz(u):
+    return ((u >> 1) ^ (-(u & 1))) & M64
+
+
+def vb(r):
+    n = r.bits(7)
+    if n > 64:
+        raise ValueError("vb length")
+    return r.bits(n)
+
+
+def rice(r, p):
+    q = 0
+    while q < 16 and r.bit():
+        q += 1
+    if q == 16:
+        return vb(r)
+    return ((q << p) | r.bits(p)) & M64
+
+
+def to_double(u):  # an int64 (as u64) rounded to the nearest double
+    return float(s64(u))
+
+
+def dec_value(m, op, k):
+    x = to_double(m)
+    if op == 0:
+        return x / POW10[k]
+    if op == 1:
+        return x * NEG10[k]
+    for _ in range(k):
+        x = x / 1000.0
+    return x
+
+
+class Seq:
+    def __init__(self, r):
+        self.r = r
+        self.mult = vb(r)
+        if self.mult == 0:
+            raise ValueError("mult 0")
+        self.kind = r.bits(3)
+        self.y = 0
+        if self.kind in (0, 1):
+            self.base = unzz(vb(r))
+            self.width = r.bits(7)
+            if self.width > 64:
+                raise ValueError("width")
+        elif self.kind in (2, 3):
+            self.p = r.bits(6)
+        elif self.kind in (4, 5):
+            self.gap_p, self.p = r.bits(6), r.bits(6)
+            self.left = rice(r, self.gap_p)
+        else:
+            raise ValueError("seq")
+
+    def next(self):
+        r, k = self.r, self.kind
+        if k in (0, 1):
+            e = (self.base + r.bits(self.width)) & M64
+        elif k in (2, 3):
+            e = unzz(rice(r, self.p))
+        else:
+            if self.left > 0:
+                self.left -= 1
+                e = 0
+            else:
+                e = unzz((rice(r, self.p) + 1) & M64)
+                self.left = rice(r, self.gap_p)
+        if k % 2 == 1:  # dod forms
+            self.y = (self.y + e) & M64
+            e = self.y
+        return (self.mult * e) & M64
+
+
+def decode_packed(stream, count, t):
+    r = Bits(stream)
+    if count >= 2:
+        step = unzz(vb(r))
+        gap_p, res_p = r.bits(6), r.bits(6)
+        left = rice(r, gap_p)
+        grid = t & M64
+    mode = r.bits(2)
+    op = k = 0
+    seq = None
+    if mode == 0:
+        if r.bit():
+            k = r.bits(5)
+            if k > 22:
+                raise ValueError("scale")
+            v = f2b(dec_value(unzz(vb(r)), 0, k))
+        else:
+            v = r.bits(64)
+    elif mode == 1:
+        op, k = r.bits(2), r.bits(5)
+        if op == 3 or (op == 2 and not 1 <= k <= 7) or (op < 2 and k > 22):
+            raise ValueError("decimal op/scale")
+        m = unzz(vb(r))
+        v = f2b(dec_value(m, op, k))
+        seq = Seq(r)
+    elif mode == 2:
+        v = r.bits(64)
+        seq = Seq(r)
+    else:
+        v = r.bits(64)
+        k = r.bits(5)
+        if k > 22:
+            raise ValueError("scale")
+        seq = Seq(r)
+    out = [(t, v)]
+    for _ in range(1, count):
+        if left > 0:
+            left -= 1
+            grid = (grid + step) & M64
+            nt = grid
+        else:
+            anchor = r.bit()
+            pred = (grid + step) & M64
+            nt = (pred + unzz((rice(r, res_p) + 1) & M64)) & M64
+            grid = nt if anchor else pred
+            left = rice(r, gap_p)
+        if mode == 1:
+            m = (m + seq.next()) & M64
+            v = f2b(dec_value(m, op, k))
+        elif mode == 2:
+            v = (v + seq.next()) & M64
+        elif mode == 3:
+            v = f2b(b2f(v) + to_double(seq.next()) / POW10[k])
+        nt = s64(nt)
+        if nt <= t:
+            raise ValueError("time")
+        t = nt
+        out.append((t, v))
+    return out
+
+
+# ---- encoding 4 (group) ----
+
+def decode_group(data):
+    if len(data) < 2 or data[1] < 2:
+        raise ValueError("group header")
+    n, pos, out = data[1], 2, []
+    for i in range(n):
+        if i + 1 < n:
+            ln, shift = 0, 0
+            for j in range(6):
+                if j == 5 or pos >= len(data):
+                    raise ValueError("group length")
+                b = data[pos]; pos += 1
+                ln |= (b & 0x7F) << shift; shift += 7
+                if not b & 0x80:
+                    break
+            if ln > len(data) - pos:
+                raise ValueError("group length")
+            part = data[pos:pos + ln]; pos += ln
+        else:
+            part = data[pos:]
+        if len(part) < 4 or part[0] not in (1, 2, 3) or (part[1] << 8 | part[2]) == 0:
+            raise ValueError("group part")
+        samples = decode(part)
+        if out and samples[0][0] <= out[-1][0]:
+            raise ValueError("group time")
+        out += samples
+    if len(out) > 65535:
+        raise ValueError("group size")
+    return out
+
 
 for line in sys.stdin:
     line = line.strip()

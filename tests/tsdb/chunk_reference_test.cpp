@@ -61,18 +61,40 @@ std::vector<std::vector<uint8_t>> corpus() {
   gen([&](int) { return std::bit_cast<double>(rng()); }, 1, 100000);
   gen([&](int i) { return i % 50 == 7 ? storage::stale_nan() : i % 50 == 8 ? -0.0 : i * 0.001; }, 1000, 2);
   gen([&](int i) { return i % 2 ? INFINITY : std::nan(""); }, 1 << 20, 0);
+  // For the packed encoding's codes: ms * 0.001, µs / 1000 / 1000, sums of whole numbers,
+  // 4 KiB pages, an idle counter, a constant.
+  gen([&](int) { return static_cast<double>(c += 84 + static_cast<int64_t>(rng() % 50)) * 0.001; }, 15000, 4);
+  gen([&](int) { return static_cast<double>(c += static_cast<int64_t>(rng() % 2000000)) / 1000.0 / 1000.0; }, 1000, 0);
+  double acc = 1505.97;
+  gen([&](int) { return acc += static_cast<double>(rng() % 1000); }, 15000, 3);
+  gen([&](int) { return static_cast<double>((c += static_cast<int64_t>(rng() % 9) - 4) * 4096); }, 15000, 0);
+  gen([&](int i) { return static_cast<double>(c += i % 97 == 5 ? 3 : 0); }, 1000, 0);
+  gen([](int) { return 0.25; }, 15000, 2);
   std::vector<std::vector<uint8_t>> out;
-  for (const auto& s : series)
+  for (const auto& s : series) {
     for (Encoding e : {Encoding::kXor, Encoding::kXorInt}) out.push_back(encode(e, s));
+    auto p = encode_packed(s);
+    EXPECT_TRUE(p.has_value());
+    out.push_back(*p);
+    // A group: the series in three parts, of three encodings.
+    std::span<const storage::Sample> all(s);
+    auto a = encode(Encoding::kXor, std::vector<storage::Sample>(all.begin(), all.begin() + 100));
+    auto b = *encode_packed(all.subspan(100, 150));
+    auto c2 = encode(Encoding::kXorInt, std::vector<storage::Sample>(all.begin() + 250, all.end()));
+    auto g = group_chunks(std::vector<std::span<const uint8_t>>{a, b, c2}, nullptr);
+    EXPECT_TRUE(g.has_value());
+    out.push_back(*g);
+  }
+  const size_t valid = out.size();
   // Garbage: random bytes behind a plausible header, and bit flips of valid chunks.
-  for (int i = 0; i < 400; ++i) {
+  for (int i = 0; i < 1200; ++i) {
     std::vector<uint8_t> g(4 + rng() % 40);
     for (auto& b : g) b = static_cast<uint8_t>(rng());
-    g[0] = static_cast<uint8_t>(1 + rng() % 2);
+    g[0] = static_cast<uint8_t>(1 + rng() % 3);
     g[1] = 0;
     g[2] = static_cast<uint8_t>(rng() % 6);
     out.push_back(g);
-    auto flipped = out[rng() % 16];
+    auto flipped = out[rng() % valid];
     flipped[3 + rng() % (flipped.size() - 3)] ^= static_cast<uint8_t>(1u << (rng() % 8));
     out.push_back(flipped);
   }
@@ -107,7 +129,7 @@ TEST(ChunkReference, IndependentDecoderAgrees) {
     ++i;
   }
   EXPECT_EQ(i, chunks.size());
-  EXPECT_GT(ok, 20u);
+  EXPECT_GT(ok, 100u);
   std::filesystem::remove_all(dir);
 }
 

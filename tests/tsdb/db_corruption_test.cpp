@@ -551,9 +551,15 @@ struct ChunkFixture {
       segs.push_back(s);
     }
     ASSERT_GE(segs.size(), 3u) << "the test wants several chunk segments";
-    size_t chunks = 0;
-    for (const auto& s : segs) chunks += s.recs.size();
-    ASSERT_EQ(chunks, static_cast<size_t>(kSeries) * 8);  // [0,10) ... [70,75)
+    size_t chunks = 0, samples = 0;
+    for (const auto& s : segs) {
+      chunks += s.recs.size();
+      for (const auto& r : s.recs) samples += r.n;
+    }
+    ASSERT_EQ(samples, static_cast<size_t>(kSeries * kCycles));
+    // [0,10) ... [50,60) one per flush; [60,70) and [70,75), persisted by the
+    // final flush together, one group chunk per series (chunks.md "Groups").
+    ASSERT_EQ(chunks, static_cast<size_t>(kSeries) * 7);
   }
 
   // Everything, minus the samples of the listed chunks (segment, record).
@@ -587,12 +593,13 @@ TEST(DbCorruption, ChunkIndexFlipsAndTruncationsCostOnlyTheirChunks) {
     const std::string rel = f.segs[s].idx_rel;
     const auto orig = read_bytes(f.pristine + rel);
     const bool last = s + 1 == f.segs.size();
+    const uint64_t rs = llmon::testing::idx_record_size(orig);
     // Every byte of the header and of the first, second and last record;
-    // elsewhere each of the 44 byte columns at least once.
+    // elsewhere each of the record's byte columns at least once.
     std::vector<uint64_t> poss;
-    for (uint64_t p = 0; p < std::min<uint64_t>(orig.size(), 8 + 2 * 44); ++p) poss.push_back(p);
-    for (uint64_t p = orig.size() - 44; p < orig.size(); ++p) poss.push_back(p);
-    for (uint64_t col = 0; col < 44; ++col) poss.push_back(8 + ((col * 7) % f.segs[s].recs.size()) * 44 + col);
+    for (uint64_t p = 0; p < std::min<uint64_t>(orig.size(), 8 + 2 * rs); ++p) poss.push_back(p);
+    for (uint64_t p = orig.size() - rs; p < orig.size(); ++p) poss.push_back(p);
+    for (uint64_t col = 0; col < rs; ++col) poss.push_back(8 + ((col * 7) % f.segs[s].recs.size()) * rs + col);
     for (uint64_t pos : std::set<uint64_t>(poss.begin(), poss.end())) {
       copy_tree(f.pristine, f.work);
       flip_byte(f.work + rel, pos, 0x04);
@@ -603,7 +610,7 @@ TEST(DbCorruption, ChunkIndexFlipsAndTruncationsCostOnlyTheirChunks) {
       } else if (pos < 8) {
         rep = Repair::kAny;  // reserved header bytes: not checked, nothing depends on them
       } else {
-        lost.insert({s, (pos - 8) / 44});
+        lost.insert({s, (pos - 8) / rs});
       }
       if (!check_case(rel + " flip at " + std::to_string(pos), open_and_read(ChunkFixture::opts(f.work), "cm"),
                       f.want_without(lost), rep) &&
@@ -614,7 +621,7 @@ TEST(DbCorruption, ChunkIndexFlipsAndTruncationsCostOnlyTheirChunks) {
     }
     std::set<uint64_t> lens = {0, 4, 7, 8, 9, orig.size() - 1};
     for (uint64_t k = 1; k < f.segs[s].recs.size(); k += 3) {
-      for (uint64_t d : {0, 1, 20}) lens.insert(8 + k * 44 - d);
+      for (uint64_t d : {uint64_t{0}, uint64_t{1}, rs / 2}) lens.insert(8 + k * rs - d);
     }
     for (uint64_t len : lens) {
       if (len >= orig.size()) continue;
@@ -624,7 +631,7 @@ TEST(DbCorruption, ChunkIndexFlipsAndTruncationsCostOnlyTheirChunks) {
       if (len < 8) {
         lost = f.whole_segment(s);
       } else {
-        for (size_t r = (len - 8) / 44; r < f.segs[s].recs.size(); ++r) lost.insert({s, r});
+        for (size_t r = (len - 8) / rs; r < f.segs[s].recs.size(); ++r) lost.insert({s, r});
       }
       // Reported in every case: a cut inside a record is a torn record, and
       // lost whole records leave .dat bytes no index record covers (the

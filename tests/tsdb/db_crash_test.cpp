@@ -274,9 +274,13 @@ TEST(DbCrash, SigkillAtRandomPointsLosesNoCommittedCycle) {
   uint64_t repairs = 0;
   for (int iter = 0; iter < iterations; ++iter) {
     // Mostly: kill after 1-150 reported cycles plus up to 3 ms; one in eight:
-    // kill 0-40 ms after the fork, often during the child's own recovery.
-    const bool early = rng() % 8 == 0;
-    const uint64_t kill_after = early ? 0 : 1 + rng() % 150;
+    // kill 0-40 ms after the fork, often during the child's own recovery; one
+    // in eight: after 300-900 cycles, so that boundary flushes (which seal
+    // every chunk: tens of ms for 300 chunks in an unoptimised build) finish
+    // (at least every eighth iteration is one).
+    const uint64_t kind = iter % 8 == 1 ? 1 : rng() % 8;
+    const bool early = kind == 0;
+    const uint64_t kill_after = early ? 0 : kind == 1 ? 300 + rng() % 600 : 1 + rng() % 150;
     const auto delay = std::chrono::microseconds(early ? rng() % 40'000 : rng() % 3'000);
     SCOPED_TRACE("seed=" + std::to_string(seed) + " iteration=" + std::to_string(iter) +
                  " kill_after_cycles=" + std::to_string(kill_after) + " delay_us=" + std::to_string(delay.count()) +

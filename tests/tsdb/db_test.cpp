@@ -124,8 +124,10 @@ TEST(Db, BoundariesPersistChunksAndShrinkTheWal) {
     uint64_t wal_before = (*db)->stats().wal_bytes;
     ASSERT_TRUE((*db)->flush().is_ok());
     DbStats s = (*db)->stats();
-    // Every series has 9 closed chunks [0,10 s) ... [80,90 s) persisted.
-    EXPECT_EQ(s.persisted_chunks, 30u * 9);
+    // Every series has 9 closed chunks [0,10 s) ... [80,90 s) persisted, by
+    // one flush: as one group chunk (one index record) per series.
+    EXPECT_EQ(s.chunks_persisted, 30u * 9);
+    EXPECT_EQ(s.persisted_chunks, 30u);
     EXPECT_LT(s.wal_bytes, wal_before);
     EXPECT_GT(s.chunk_bytes, 0u);
     for (int i : {0, 17, 29}) expect_cycles(**db, i, 0, 95);
@@ -133,7 +135,7 @@ TEST(Db, BoundariesPersistChunksAndShrinkTheWal) {
   auto db = Db::open(o, f.log, f.clock);
   ASSERT_TRUE(db.has_value()) << db.error();
   DbStats s = (*db)->stats();
-  EXPECT_EQ(s.recovered_chunks, 30u * 9);
+  EXPECT_EQ(s.recovered_chunks, 30u);
   EXPECT_EQ(s.repairs, 0u);
   for (int i = 0; i < 30; ++i) expect_cycles(**db, i, 0, 95);
   // Past the persisted data only the WAL's samples are replayed.
@@ -148,7 +150,8 @@ TEST(Db, FlushAllEmptiesTheWalAndKeepsEverything) {
     ASSERT_TRUE(db.has_value());
     append_cycles(**db, 5, 0, 33);
     ASSERT_TRUE((*db)->flush(true).is_ok());
-    EXPECT_EQ((*db)->stats().persisted_chunks, 5u * 4);
+    EXPECT_EQ((*db)->stats().chunks_persisted, 5u * 4);  // [0,10) ... [30,33)
+    EXPECT_EQ((*db)->stats().persisted_chunks, 5u);      // one group each
   }
   auto db = Db::open(test_options(dir.path()), f.log, f.clock);
   ASSERT_TRUE(db.has_value());

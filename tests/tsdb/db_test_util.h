@@ -217,7 +217,8 @@ inline std::vector<LogRecordExtent> log_record_extents(const std::vector<uint8_t
   return out;
 }
 
-// One 44-byte record of a chunk index (docs/format/chunks.md "Index file").
+// One record of a chunk index (docs/format/chunks.md "Index file"): 44 bytes
+// in a version-1 .idx, 32 in a version-2 one (the header's byte 4).
 struct IdxRecord {
   uint64_t ref = 0;
   int64_t min_t = 0, max_t = 0;
@@ -225,21 +226,35 @@ struct IdxRecord {
   uint16_t n = 0;
 };
 
+inline size_t idx_record_size(const std::vector<uint8_t>& idx) {
+  return idx.size() > 4 && idx[4] == 1 ? 44 : 32;
+}
+
 inline std::vector<IdxRecord> parse_idx(const std::vector<uint8_t>& idx) {
   auto le = [&](size_t p, int n) {
     uint64_t v = 0;
     for (int k = n - 1; k >= 0; --k) v = v << 8 | idx[p + static_cast<size_t>(k)];
     return v;
   };
+  const size_t size = idx_record_size(idx);
   std::vector<IdxRecord> out;
-  for (size_t p = 8; p + 44 <= idx.size(); p += 44) {
+  for (size_t p = 8; p + size <= idx.size(); p += size) {
     IdxRecord r;
-    r.ref = le(p, 8);
-    r.min_t = static_cast<int64_t>(le(p + 8, 8));
-    r.max_t = static_cast<int64_t>(le(p + 16, 8));
-    r.offset = static_cast<uint32_t>(le(p + 24, 4));
-    r.length = static_cast<uint32_t>(le(p + 28, 4));
-    r.n = static_cast<uint16_t>(le(p + 32, 2));
+    if (size == 44) {
+      r.ref = le(p, 8);
+      r.min_t = static_cast<int64_t>(le(p + 8, 8));
+      r.max_t = static_cast<int64_t>(le(p + 16, 8));
+      r.offset = static_cast<uint32_t>(le(p + 24, 4));
+      r.length = static_cast<uint32_t>(le(p + 28, 4));
+      r.n = static_cast<uint16_t>(le(p + 32, 2));
+    } else {
+      r.ref = le(p, 5);
+      r.min_t = static_cast<int64_t>(le(p + 5, 6) << 16) >> 16;
+      r.max_t = r.min_t + static_cast<int64_t>(le(p + 11, 4));
+      r.offset = static_cast<uint32_t>(le(p + 15, 4));
+      r.length = static_cast<uint32_t>(le(p + 19, 3));
+      r.n = static_cast<uint16_t>(le(p + 22, 2));
+    }
     out.push_back(r);
   }
   return out;
