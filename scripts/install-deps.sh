@@ -6,8 +6,8 @@ set -euo pipefail
 
 BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
   libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libre2-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev)
-TEST_PKGS=(prometheus prometheus-node-exporter curl python3 hyperfine wrk)
+  libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libssl-dev)
+TEST_PKGS=(prometheus prometheus-node-exporter prometheus-alertmanager python3-aiosmtpd curl python3 hyperfine wrk)
 
 want=("${BUILD_PKGS[@]}")
 [[ "${LLMON_DEPS:-all}" == build ]] || want+=("${TEST_PKGS[@]}")
@@ -34,6 +34,6 @@ export DEBIAN_FRONTEND=noninteractive
 "${SUDO[@]}" apt-get update -qq
 "${SUDO[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 # Packaged daemons may have been enabled; make sure none of them runs because of us.
-for svc in prometheus prometheus-node-exporter; do
+for svc in prometheus prometheus-node-exporter prometheus-alertmanager; do
   if command -v systemctl >/dev/null 2>&1; then "${SUDO[@]}" systemctl disable --now "$svc" >/dev/null 2>&1 || true; fi
 done

@@ -6,7 +6,9 @@
 #include <chrono>
 #include <thread>
 
+#include "app/alerting.h"
 #include "app/commands.h"
+#include "app/notify_setup.h"
 #include "app/query_api.h"
 #include "app/setup.h"
 #include "app/snapshot_sink.h"
@@ -33,7 +35,7 @@ void raise_fd_limit(base::Logger& log) {
 
 }  // namespace
 
-int run_agent(const config::Settings& s, const std::function<void()>& wait_for_stop) {
+int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wait_for_signal) {
   auto level = base::parse_log_level(s.get("log.level"));
   base::Logger log(level ? *level : base::LogLevel::kInfo);
   if (!level) log.warn("unknown log level, using info", {{"log.level", s.get("log.level")}});
@@ -65,6 +67,39 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
     eo.max_samples = s.get_int("query.max-samples");
     eo.lookback_delta_ms = s.get_duration_ms("query.lookback-delta");
     engine = std::make_unique<promql::Engine>(*db, eo);
+  }
+  // Rule evaluation over the store (the built-in pack and --rules.file).
+  // Notifications (Alertmanager, llmon's own routing) outlive the rules that feed them.
+  std::unique_ptr<Notifications> notifications;
+  std::unique_ptr<Alerting> alerting;
+  if (engine) {
+    auto hp = http::split_host_port(s.get("web.listen-address"));
+    auto ao = alerting_options(s, hp ? hp->second : 0);
+    if (!ao) {
+      log.error("alerting disabled", {{"err", ao.error()}});
+    } else {
+      auto& g = ao->manager.group;
+      g.storage = db.get();
+      g.engine = engine.get();
+      g.clock = &clock;
+      g.logger = &log;
+      if (!s.get("alertmanager.url").empty() || !s.get("notify.config").empty()) {
+        // The rules add the external labels to the alerts they send.
+        auto n = Notifications::create(notify_setup_options(s, g.external_url, {}), clock, log);
+        if (n) {
+          notifications = std::move(*n);
+          collectors.push_back({"notify", notifications->make_collector()});
+          g.notify = [np = notifications.get()](std::vector<notify::Alert> alerts) { np->send(std::move(alerts)); };
+        } else {
+          log.error("notifications disabled: alerts are evaluated but not sent", {{"err", n.error()}});
+        }
+      }
+      alerting = std::make_unique<Alerting>(std::move(*ao), log);
+      alerting->reload();  // errors are logged; the agent runs without those rules
+      collectors.push_back({"rules", alerting->make_collector()});
+    }
+  } else {
+    log.warn("rules are not evaluated: they need the time-series store");
   }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
@@ -101,6 +136,14 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
       db.get(), engine.get(), [&sched] { return sched.latest(); }, clock, std::move(qo));
   if (Status st = register_query_api(server, query_api); !st)
     log.error("cannot register the query API", {{"err", st.message()}});
+  if (alerting) {
+    if (Status st = alerting->register_routes(server); !st)
+      log.error("cannot register the rules API", {{"err", st.message()}});
+  }
+  if (notifications) {
+    if (Status st = notifications->register_routes(server); !st)
+      log.error("cannot register the silence API", {{"err", st.message()}});
+  }
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});
     return 1;
@@ -110,8 +153,14 @@ int run_agent(const config::Settings& s, const std::function<void()>& wait_for_s
   // First cycle right away so /metrics is ready at once; then aligned ticks.
   sched.run_cycle(clock.now_ms());
   std::thread collect_thread([&sched] { sched.run(); });
-  wait_for_stop();
+  if (alerting) alerting->start();
+  while (wait_for_signal() == AgentSignal::kReload) {
+    log.info("SIGHUP: reloading rules");
+    if (alerting) alerting->reload();
+  }
   log.info("shutting down");
+  if (alerting) alerting->stop();
+  if (notifications) notifications->stop();
   sched.stop();
   collect_thread.join();
   server.stop();

@@ -4,19 +4,31 @@
 
 #include <cstdio>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "config/settings.h"
 
 namespace llmon::app {
 
-// Runs until wait_for_stop() returns (main: sigwait for SIGTERM/SIGINT).
-int run_agent(const config::Settings& s, const std::function<void()>& wait_for_stop);
+// `llmon agent`: runs until wait_for_signal() returns kStop (main: sigwait for
+// SIGTERM/SIGINT); kReload (SIGHUP) re-reads the rule and notify files.
+enum class AgentSignal { kStop, kReload };
+int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wait_for_signal);
 int run_snapshot(const config::Settings& s, std::FILE* out);
 // `llmon tsdb import FILE...` / `llmon tsdb inspect [--json]` (--storage.path).
 int run_tsdb(const config::Settings& s, std::FILE* out, std::FILE* err);
 // `llmon query EXPR [--time | --start --end --step] [--json] [--url]`: asks a
 // running agent's query API; 0 ok, 1 query error, 2 usage/connection error.
 int run_query(const config::Settings& s, std::FILE* out, std::FILE* err);
+// `llmon rules check FILE...` / `llmon rules test FILE...`: promtool's
+// check rules / test rules, same output and exit codes; `check` without
+// files checks the built-in pack.
+int run_rules(const config::Settings& s, std::FILE* out, std::FILE* err);
+// `llmon alerts [silence add|list|expire ...] [--url=URL]`: active alerts and
+// silences of a running agent; takes the raw arguments after "alerts"
+// (amtool-style flags, not the flag table).
+int run_alerts(const std::vector<std::string>& args, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
 

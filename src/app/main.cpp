@@ -26,6 +26,10 @@ int main(int argc, char** argv) {
     llmon::app::write_help(stdout, md);
     return 0;
   }
+  if (args[0] == "alerts") {  // amtool-style arguments, not the flag table
+    std::signal(SIGPIPE, SIG_IGN);
+    return llmon::app::run_alerts(std::vector<std::string>(args.begin() + 1, args.end()), stdout, stderr);
+  }
   auto settings = llmon::config::load(args, env);
   if (!settings) {
     std::fprintf(stderr, "llmon: %s\n", settings.error().c_str());
@@ -33,23 +37,27 @@ int main(int argc, char** argv) {
   }
   const std::string& cmd = settings->command;
   if (cmd == "agent") {
-    // Block the stop signals before any thread starts (threads inherit the
-    // mask), then the main thread sleeps in sigwait: no polling, no handler.
-    sigset_t stop_set;
-    sigemptyset(&stop_set);
-    sigaddset(&stop_set, SIGTERM);
-    sigaddset(&stop_set, SIGINT);
-    pthread_sigmask(SIG_BLOCK, &stop_set, nullptr);
+    // Block the stop and reload signals before any thread starts (threads
+    // inherit the mask), then the main thread sleeps in sigwait: no polling,
+    // no handler. SIGHUP reloads the rule files; SIGTERM/SIGINT stop.
+    sigset_t wait_set;
+    sigemptyset(&wait_set);
+    sigaddset(&wait_set, SIGTERM);
+    sigaddset(&wait_set, SIGINT);
+    sigaddset(&wait_set, SIGHUP);
+    pthread_sigmask(SIG_BLOCK, &wait_set, nullptr);
     std::signal(SIGPIPE, SIG_IGN);
-    return llmon::app::run_agent(*settings, [&stop_set] {
+    return llmon::app::run_agent(*settings, [&wait_set] {
       int sig = 0;
-      while (sigwait(&stop_set, &sig) != 0) {
+      while (sigwait(&wait_set, &sig) != 0) {
       }
+      return sig == SIGHUP ? llmon::app::AgentSignal::kReload : llmon::app::AgentSignal::kStop;
     });
   }
   if (cmd == "snapshot") return llmon::app::run_snapshot(*settings, stdout);
   if (cmd == "tsdb") return llmon::app::run_tsdb(*settings, stdout, stderr);
   if (cmd == "query") return llmon::app::run_query(*settings, stdout, stderr);
+  if (cmd == "rules") return llmon::app::run_rules(*settings, stdout, stderr);
   std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());
   return 2;
 }

@@ -1,6 +1,7 @@
 // strconv.FormatFloat as Go's fmt uses it for floats (go_fmt.h): the
 // shortest form for %v, C's correctly rounded digits for %e/%f/%g with a
 // precision (glibc and Go agree on them), and Go's own %x and %b forms.
+#include <charconv>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -84,6 +85,18 @@ std::string format_float(double v, char fmt, int prec) {
   if ((fmt == 'g' || fmt == 'G') && prec < 0) {
     std::string s = promql::go::format_float(v);
     if (fmt == 'G')
+      for (auto& c : s)
+        if (c == 'e') c = 'E';
+    return s;
+  }
+  if ((fmt == 'e' || fmt == 'E' || fmt == 'f') && prec < 0) {
+    // The shortest digits that round-trip, as strconv does for prec -1;
+    // to_chars writes the exponent with at least two digits, as Go does.
+    char sbuf[400];
+    auto r = std::to_chars(sbuf, sbuf + sizeof sbuf, v,
+                           fmt == 'f' ? std::chars_format::fixed : std::chars_format::scientific);
+    std::string s(sbuf, r.ptr);
+    if (fmt == 'E')
       for (auto& c : s)
         if (c == 'e') c = 'E';
     return s;

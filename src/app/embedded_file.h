@@ -1,0 +1,19 @@
+// Files compiled into the binary (cmake/embed_files.cmake): the default rule
+// pack from deploy/rules/ (without its *.test.yml unit tests), so that
+// `llmon agent` evaluates it with no files installed.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace llmon::app {
+
+struct EmbeddedFile {
+  std::string_view name;     // base name, e.g. "gpu.yml"
+  std::string_view content;  // the file's bytes
+};
+
+// deploy/rules/*.yml as of the build, sorted by name.
+std::span<const EmbeddedFile> default_rule_files();
+
+}  // namespace llmon::app
