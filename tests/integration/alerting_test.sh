@@ -250,6 +250,7 @@ rm -f "$SCRATCH/hooks/restart.down"
 NO_RULES=()
 for f in "${AGENT_FLAGS[@]}"; do [[ "$f" == --rules.file=* ]] || NO_RULES+=("$f"); done
 start_llmon "${NO_RULES[@]}"
+URL="$llmon_URL"
 wait_for "the queued notification delivered after the restart" 60 lines_in "$SCRATCH/hooks/restart.jsonl" 1
 grep -q ItestRestart "$SCRATCH/hooks/restart.jsonl" || fail "restart payload: $(cat "$SCRATCH/hooks/restart.jsonl")"
 # 9. amtool (Alertmanager's CLI) manages silences on the agent through the v2 API.
