@@ -51,7 +51,7 @@ class RulesCollector final : public collector::Collector {
     emit("llmon_rule_group_iterations_missed_total",
          "Evaluations skipped because the previous one took longer than the interval.", MetricType::kCounter,
          [&](const C& c) { return d(c.iterations_missed_total); });
-    emit("llmon_rule_group_duration_seconds_sum", "Total time spent evaluating the group.", MetricType::kCounter,
+    emit("llmon_rule_group_evaluation_seconds_total", "Total time spent evaluating the group.", MetricType::kCounter,
          [&](const C& c) { return c.duration_s_sum; });
     emit("llmon_rule_group_last_duration_seconds", "How long the group's last evaluation took.", MetricType::kGauge,
          [&](const C& c) { return c.last_duration_s; });

@@ -53,7 +53,7 @@ std::string encode_postable_alerts(std::span<const Alert> alerts) {
 LabelPairs with_external_labels(const LabelPairs& labels, const LabelPairs& external) {
   LabelPairs out = labels;
   for (const auto& [name, value] : external) {
-    auto it = std::find_if(out.begin(), out.end(), [&](const auto& p) { return p.first == name; });
+    auto it = std::find_if(out.begin(), out.end(), [&, &n = name](const auto& p) { return p.first == n; });
     if (it == out.end())
       out.emplace_back(name, value);
     else if (it->second.empty())

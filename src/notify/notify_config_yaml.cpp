@@ -70,7 +70,7 @@ Status check_map(const Ctx& c, const YAML::Node& n, const std::string& path, con
   if (!n.IsMap()) return c.error(n, path, "expected a mapping, got " + kind_name(n));
   std::map<std::string, int> seen;
   for (auto it = n.begin(); it != n.end(); ++it) {
-    const YAML::Node& k = it->first;
+    const YAML::Node k = it->first;  // a copy: `it->first` lives in a temporary proxy
     if (!k.IsScalar()) return c.error(k, path, "mapping keys must be strings");
     const std::string key = k.Scalar();
     auto [pos, inserted] = seen.emplace(key, pos_of(k).line);

@@ -49,7 +49,7 @@ EOF
   >"$SCRATCH/import.log" 2>&1 || fail "llmon tsdb import failed: $(tail -n 5 "$SCRATCH/import.log")"
 grep -q "invalid_lines=0" "$SCRATCH/import.log" || fail "import reported invalid lines: $(cat "$SCRATCH/import.log")"
 
-start_llmon --collector.disable-defaults --storage.retention.time="$RETENTION" --log.level=warn
+start_llmon --collector.disable-defaults --rules.defaults=false --storage.retention.time="$RETENTION" --log.level=warn
 URL="$llmon_URL"
 
 # check_shape FILE PATH STATUS: the envelope and the `data` shape Grafana

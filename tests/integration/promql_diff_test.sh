@@ -100,7 +100,7 @@ fi
 want_samples="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["samples"])' "$SCRATCH/data.json")"
 grep -q "accepted=$want_samples " "$SCRATCH/import.log" ||
   fail "llmon tsdb import did not accept all $want_samples samples: $(cat "$SCRATCH/import.log")"
-start_llmon --collector.disable-defaults --storage.retention.time=15d --log.level=warn
+start_llmon --collector.disable-defaults --rules.defaults=false --storage.retention.time=15d --log.level=warn
 code="$(http_status "$llmon_URL/api/v1/query?query=1")"
 [[ "$code" == 200 ]] || fail "llmon /api/v1/query?query=1 answered HTTP $code"
 
