@@ -15,6 +15,12 @@ namespace {
 
 constexpr std::string_view kLabelPrefix = "/api/v1/label/";
 
+// Go's ParseForm reads form-encoded bodies up to 10 MiB (maxFormSize), so a
+// Prometheus client may POST a query that long. Larger bodies are refused
+// with 413 before they are read (Prometheus ignores them and answers from
+// the URL's parameters).
+constexpr size_t kMaxFormBodyBytes = size_t{10} << 20;
+
 promql::QueryError bad_data(std::string message) {
   return {promql::ErrorType::kBadData, std::move(message)};
 }
@@ -223,8 +229,9 @@ Status register_query_api(http::Server& server, std::shared_ptr<QueryApi> api) {
       {"/api/v1/status/buildinfo", &get}, {"/api/v1/format_query", &get_post},
   };
   for (const auto& [path, methods] : routes) {
-    Status s = server.add_route(path, *methods,
-                                [api](const http::Request& req, http::Response& res) { api->handle(req, res); });
+    Status s = server.add_route(
+        path, *methods, [api](const http::Request& req, http::Response& res) { api->handle(req, res); },
+        kMaxFormBodyBytes);
     if (!s) return s;
   }
   return Status::ok();

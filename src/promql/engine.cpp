@@ -152,10 +152,7 @@ QueryResult Engine::run(const Expr& expr, int64_t start_ms, int64_t end_ms, int6
         }
         case ValueType::kMatrix: {
           Matrix m;
-          for (auto& s : v.raw) {
-            ev.charge(static_cast<int64_t>(s.samples.size()));
-            m.push_back({std::move(s.labels), std::move(s.samples)});
-          }
+          for (auto& s : v.raw) m.push_back({std::move(s.labels), std::move(s.samples)});
           std::sort(m.begin(), m.end(),
                     [](const MatrixSeries& a, const MatrixSeries& b) { return a.labels < b.labels; });
           res.value = std::move(m);

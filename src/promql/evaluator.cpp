@@ -46,18 +46,12 @@ void drop_empty(std::vector<StepSeries>& series) {
 }
 
 Evaluator::Evaluator(EvalContext& ctx, int64_t start_ms, int64_t end_ms, int64_t interval_ms)
-    : ctx_(ctx), start_(start_ms), end_(end_ms), interval_(interval_ms > 0 ? interval_ms : 1) {
+    : ctx_(ctx),
+      start_(start_ms),
+      end_(end_ms),
+      interval_(interval_ms > 0 ? interval_ms : 1),
+      invariant_memo_(std::make_shared<std::unordered_map<const Expr*, bool>>()) {
   steps_ = end_ms >= start_ms ? static_cast<size_t>((end_ms - start_ms) / interval_) + 1 : 0;
-}
-
-void Evaluator::charge(int64_t n) {
-  ctx_.samples += n;
-  if (ctx_.stats) ctx_.stats->peak_samples = std::max(ctx_.stats->peak_samples, ctx_.samples);
-  if (ctx_.max_samples > 0 && ctx_.samples > ctx_.max_samples)
-    throw EvalError{ErrorType::kExecution,
-                    "query processing would load too many samples into memory in query execution"};
-  if (std::chrono::steady_clock::now() > ctx_.deadline)
-    throw EvalError{ErrorType::kTimeout, "query timed out in expression evaluation"};
 }
 
 EvalValue Evaluator::scalar_value(double v) const {
@@ -118,33 +112,34 @@ bool read_series(const storage::Series& s, int64_t mint, int64_t maxt, std::vect
 
 }  // namespace
 
-std::vector<RawSeries> Evaluator::select(const std::vector<storage::Matcher>& matchers, int64_t mint, int64_t maxt) {
-  std::vector<RawSeries> out;
+void Evaluator::for_each_selected(const std::vector<storage::Matcher>& matchers, int64_t mint, int64_t maxt,
+                                  const std::function<void(RawSeries&)>& fn) {
   auto set = ctx_.querier->select(mint, maxt, matchers);
-  std::vector<storage::Sample> buf;
-  int64_t loaded = 0;
+  RawSeries rs;
   while (set->next()) {
     const auto& s = set->at();
     Status err;
-    if (!read_series(s, mint, maxt, buf, err))
+    if (!read_series(s, mint, maxt, rs.samples, err))
       throw EvalError{ErrorType::kExecution, "reading " + s.labels().to_string() + ": " + err.message()};
-    if (buf.empty()) continue;
-    loaded += static_cast<int64_t>(buf.size());
-    out.push_back(RawSeries{s.labels(), buf});
-    if (std::chrono::steady_clock::now() > ctx_.deadline)
-      throw EvalError{ErrorType::kTimeout, "query timed out in query execution"};
+    if (ctx_.stats) ctx_.stats->samples_loaded += static_cast<int64_t>(rs.samples.size());
+    check_deadline();
+    std::erase_if(rs.samples, [](const storage::Sample& x) { return storage::is_stale(x.v); });
+    if (rs.samples.empty()) continue;
+    rs.labels = s.labels();
+    fn(rs);
   }
   if (!set->err().is_ok()) throw EvalError{ErrorType::kExecution, "select: " + set->err().message()};
-  if (ctx_.stats) ctx_.stats->samples_loaded += loaded;
-  return out;
 }
 
-EvalValue Evaluator::eval(const Expr& e) {
+EvalValue Evaluator::dispatch(const Expr& e) {
   return std::visit(
       [&](const auto& n) -> EvalValue {
         using T = std::decay_t<decltype(n)>;
         if constexpr (std::is_same_v<T, NumberLiteral>) {
-          return scalar_value(n.value);
+          const int64_t before = ctx_.samples;
+          EvalValue v = scalar_value(n.value);
+          account_step_node(before, {}, v);
+          return v;
         } else if constexpr (std::is_same_v<T, StringLiteral>) {
           EvalValue v;
           v.type = ValueType::kString;
@@ -221,9 +216,10 @@ EvalValue Evaluator::eval_matrix_selector(const MatrixSelector& ms) {
   if (steps_ == 0) return out;
   int64_t r0 = ref_time(0, vs.offset_ms, vs.at), r1 = ref_time(steps_ - 1, vs.offset_ms, vs.at);
   int64_t mint = std::min(r0, r1) - ms.range_ms + (ctx_.left_open ? 1 : 0), maxt = std::max(r0, r1);
-  out.raw = select(vs.matchers, mint, maxt);
-  for (auto& s : out.raw) std::erase_if(s.samples, [](const storage::Sample& x) { return storage::is_stale(x.v); });
-  std::erase_if(out.raw, [](const RawSeries& s) { return s.samples.empty(); });
+  for_each_selected(vs.matchers, mint, maxt, [&](RawSeries& rs) {
+    charge(static_cast<int64_t>(rs.samples.size()));
+    out.raw.push_back(std::move(rs));
+  });
   return out;
 }
 
@@ -243,6 +239,7 @@ EvalValue Evaluator::eval_subquery(const SubqueryExpr& sq) {
   out.at = sq.at;
   if (inner_start > hi) return out;
   Evaluator inner(ctx_, inner_start, hi, step);
+  inner.invariant_memo_ = invariant_memo_;
   EvalValue v = inner.eval(*sq.expr);
   if (v.type != ValueType::kVector && v.type != ValueType::kScalar)
     throw EvalError{ErrorType::kBadData,

@@ -64,6 +64,10 @@ uint64_t mix_hash(uint64_t h) {
 
 EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
   const size_t n = steps_;
+  // rangeEval's accounting: the parameter's and the input's values held, and
+  // at each step those present plus the outputs so far.
+  const int64_t before = ctx_.samples;
+  std::vector<int64_t> inputs;
   EvalValue param;
   std::string count_label;
   if (a.op == AggOp::kCountValues) {
@@ -75,11 +79,13 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
       throw EvalError{ErrorType::kExecution, "invalid label name \"" + count_label + "\""};
   } else if (aggop_has_param(a.op)) {
     param = eval_scalar_arg(*a.param);
+    add_present(param, inputs);
   }
   EvalValue in = eval(*a.expr);
   if (in.type != ValueType::kVector)
     throw EvalError{ErrorType::kBadData,
                     "expected instant vector in aggregation expression, got " + std::string(documented_type(in.type))};
+  add_present(in, inputs);
   EvalValue out;
   out.type = ValueType::kVector;
 
@@ -104,7 +110,6 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
 
   const bool selects =
       a.op == AggOp::kTopk || a.op == AggOp::kBottomk || a.op == AggOp::kLimitk || a.op == AggOp::kLimitRatio;
-  int64_t produced = 0;
   if (selects) {
     // Outputs are input series, labels unchanged.
     std::vector<StepSeries> sel(in.series.size());
@@ -112,6 +117,7 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
     std::vector<Acc> acc(groups.size());
     std::vector<size_t> order;  // instant query: outputs per group, best first (Prometheus's order)
     for (size_t i = 0; i < n; ++i) {
+      check_deadline();  // Prometheus checks at every step
       double p = param.series[0].v[i];
       if (a.op == AggOp::kLimitRatio) {
         if (std::isnan(p) || p < -1 || p > 1) {
@@ -128,7 +134,6 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
           if (!keep) continue;
           sel[k].has[i] = 1;
           sel[k].v[i] = in.series[k].v[i];
-          ++produced;
         }
         continue;
       }
@@ -155,22 +160,22 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
           sel[v[j].second].has[i] = 1;
           sel[v[j].second].v[i] = v[j].first;
           if (n == 1) order.push_back(v[j].second);
-          ++produced;
         }
       }
     }
-    charge(produced);
     if (!order.empty()) {
       for (size_t k : order) out.series.push_back(std::move(sel[k]));
-      return out;
+    } else {
+      append_nonempty(sel, out.series);
     }
-    append_nonempty(sel, out.series);
+    account_step_node(before, inputs, out);
     return out;
   }
 
   if (a.op == AggOp::kCountValues) {
     std::map<std::pair<size_t, std::string>, size_t> out_of;  // (group, value text) -> output
     for (size_t i = 0; i < n; ++i) {
+      check_deadline();  // Prometheus checks at every step
       std::map<std::pair<size_t, std::string>, double> counts;
       for (size_t k = 0; k < in.series.size(); ++k)
         if (in.series[k].has[i]) counts[{group_of[k], format_fixed(in.series[k].v[i])}] += 1;
@@ -186,16 +191,16 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
         }
         out.series[it->second].has[i] = 1;
         out.series[it->second].v[i] = c;
-        ++produced;
       }
     }
-    charge(produced);
+    account_step_node(before, inputs, out);
     return out;
   }
 
   for (const auto& g : groups) out.series.push_back(empty_step_series(g, n));
   std::vector<Acc> acc(groups.size());
   for (size_t i = 0; i < n; ++i) {
+    check_deadline();  // Prometheus checks at every step
     for (auto& g : acc) g = Acc{};
     for (size_t k = 0; k < in.series.size(); ++k) {
       if (!in.series[k].has[i]) continue;
@@ -263,11 +268,10 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
       }
       out.series[gi].has[i] = 1;
       out.series[gi].v[i] = r;
-      ++produced;
     }
   }
-  charge(produced);
   drop_empty(out.series);
+  account_step_node(before, inputs, out);
   return out;
 }
 

@@ -120,12 +120,18 @@ storage::Labels result_metric(const storage::Labels& lhs, const storage::Labels&
 }  // namespace
 
 EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
+  const int64_t before = ctx_.samples;
   EvalValue l = eval(*b.lhs);
   EvalValue r = eval(*b.rhs);
   const size_t n = steps_;
   auto is_num = [](const EvalValue& v) { return v.type == ValueType::kScalar || v.type == ValueType::kVector; };
   if (!is_num(l) || !is_num(r))
     throw EvalError{ErrorType::kBadData, "binary expression must contain only scalar and instant vector types"};
+  // rangeEval's accounting: both sides held, and at each step the values
+  // present on both sides plus the outputs so far.
+  std::vector<int64_t> inputs;
+  add_present(l, inputs);
+  add_present(r, inputs);
 
   if (l.type == ValueType::kScalar && r.type == ValueType::kScalar) {
     EvalValue out = scalar_value(0);
@@ -133,6 +139,7 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
       auto [v, keep] = elem(b.op, l.series[0].v[i], r.series[0].v[i]);
       out.series[0].v[i] = is_comparison(b.op) ? (keep ? 1 : 0) : v;
     }
+    account_step_node(before, inputs, out);
     return out;
   }
 
@@ -143,7 +150,6 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
     EvalValue out;
     out.type = ValueType::kVector;
     bool drop = drops_metric_name(b.op) || b.return_bool;
-    int64_t produced = 0;
     for (auto& s : vec.series) {
       StepSeries o = empty_step_series(drop ? drop_metric_name(s.labels) : s.labels, n);
       bool any = false;
@@ -161,12 +167,11 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
         o.has[i] = 1;
         o.v[i] = v;
         any = true;
-        ++produced;
       }
       if (any) out.series.push_back(std::move(o));
     }
-    charge(produced);
     merge_same_labels(out.series);
+    account_step_node(before, inputs, out);
     return out;
   }
 
@@ -179,7 +184,6 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
   for (size_t i = 0; i < l.series.size(); ++i) lsig[i] = sigs.id(signature(l.series[i].labels, m));
   for (size_t i = 0; i < r.series.size(); ++i) rsig[i] = sigs.id(signature(r.series[i].labels, m));
   const size_t nsig = sigs.ids.size();
-  int64_t produced = 0;
 
   if (is_set_operator(b.op)) {
     // Output series are input series, unchanged: lhs first, then rhs (or).
@@ -191,6 +195,7 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
     }
     std::vector<uint8_t> in_r(nsig), in_l(nsig);
     for (size_t i = 0; i < n; ++i) {
+      check_deadline();  // Prometheus checks at every step
       std::fill(in_r.begin(), in_r.end(), 0);
       std::fill(in_l.begin(), in_l.end(), 0);
       for (size_t k = 0; k < r.series.size(); ++k)
@@ -202,21 +207,19 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
         if (!keep) continue;
         lo[k].has[i] = 1;
         lo[k].v[i] = l.series[k].v[i];
-        ++produced;
       }
       if (b.op == BinOp::kOr) {
         for (size_t k = 0; k < r.series.size(); ++k) {
           if (!r.series[k].has[i] || in_l[rsig[k]]) continue;
           ro[k].has[i] = 1;
           ro[k].v[i] = r.series[k].v[i];
-          ++produced;
         }
       }
     }
-    charge(produced);
     append_nonempty(lo, out.series);
     append_nonempty(ro, out.series);
     merge_same_labels(out.series);
+    account_step_node(before, inputs, out);
     return out;
   }
 
@@ -235,6 +238,7 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
   std::vector<size_t> step_mark;  // output index -> last step written + 1
   std::vector<uint8_t> sig_used(nsig);
   for (size_t i = 0; i < n; ++i) {
+    check_deadline();  // Prometheus checks at every step
     std::fill(one_at.begin(), one_at.end(), -1);
     std::fill(sig_used.begin(), sig_used.end(), 0);
     for (size_t k = 0; k < one.series.size(); ++k) {
@@ -300,10 +304,9 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
       out_sig[oi] = s;
       out.series[oi].has[i] = 1;
       out.series[oi].v[i] = v;
-      ++produced;
     }
   }
-  charge(produced);
+  account_step_node(before, inputs, out);
   return out;
 }
 

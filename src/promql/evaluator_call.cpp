@@ -127,7 +127,7 @@ bool is_range_function(FuncId id) {
 
 }  // namespace
 
-EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m) {
+EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m, const MatrixSelector* ms, int64_t held) {
   const FuncId id = c.func->id;
   const size_t n = steps_;
   // Scalar arguments besides the matrix, evaluated per step.
@@ -136,54 +136,74 @@ EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m) {
     if (type_of(*a) == ValueType::kScalar) scalars.push_back(eval_scalar_arg(*a));
   auto scalar_at = [&](size_t k, size_t i) { return scalars.at(k).series[0].v[i]; };
 
-  EvalValue out;
-  out.type = ValueType::kVector;
-  if (id == FuncId::kAbsentOverTime) {
-    StepSeries s = empty_step_series(absent_labels(unwrap_parens(*c.args[0])), n);
-    bool any = false;
-    for (size_t i = 0; i < n; ++i) {
-      int64_t r = ref_time(i, m.offset_ms, m.at), lo = r - m.range_ms;
-      bool found = false;
-      for (const auto& rs : m.raw) {
-        auto it = std::lower_bound(rs.samples.begin(), rs.samples.end(), lo, [&](const storage::Sample& x, int64_t t) {
-          return ctx_.left_open ? x.t_ms <= t : x.t_ms < t;
-        });
-        if (it != rs.samples.end() && it->t_ms <= r) {
-          found = true;
-          break;
-        }
-      }
-      if (!found) {
-        s.has[i] = 1;
-        s.v[i] = 1;
-        any = true;
-      }
-    }
-    if (any) out.series.push_back(std::move(s));
-    return out;
+  // The windows: (ref - range, ref] or [ref - range, ref] at each step.
+  int64_t range_ms = m.range_ms, offset_ms = m.offset_ms;
+  AtModifier at = m.at;
+  const VectorSelector* vs = nullptr;
+  if (ms) {
+    vs = &std::get<VectorSelector>(ms->selector->node);
+    range_ms = ms->range_ms;
+    offset_ms = vs->offset_ms;
+    at = vs->at;
   }
 
+  // Sample accounting (Prometheus's matrixIterSlice): while a series is
+  // processed, its current window is held on top of the outputs so far;
+  // once it is done, its last window stays held until the next series, and
+  // its outputs are added.
+  int64_t base = ctx_.samples;
+  auto hold_window = [&](int64_t window) {
+    const int64_t now = base + window;
+    if (ctx_.stats) ctx_.stats->peak_samples = std::max(ctx_.stats->peak_samples, now);
+    if (ctx_.max_samples > 0 && now > ctx_.max_samples)
+      throw EvalError{ErrorType::kExecution,
+                      "query processing would load too many samples into memory in query execution"};
+  };
+  auto add_outputs = [&](int64_t last_window, int64_t outputs) {
+    if (outputs == 0) return;
+    hold_window(last_window + outputs);
+    base += outputs;
+  };
+
+  EvalValue out;
+  out.type = ValueType::kVector;
+  const bool absent = id == FuncId::kAbsentOverTime;
+  std::vector<uint8_t> found(absent ? n : 0, 0);  // absent_over_time: steps with samples
   const bool keep_name = id == FuncId::kLastOverTime;
-  int64_t produced = 0;
-  for (const auto& rs : m.raw) {
-    StepSeries o = empty_step_series(keep_name ? rs.labels : drop_metric_name(rs.labels), n);
+
+  auto process = [&](const RawSeries& rs) {
+    check_deadline();
+    StepSeries o = absent ? StepSeries{} : empty_step_series(keep_name ? rs.labels : drop_metric_name(rs.labels), n);
     const auto& smp = rs.samples;
     size_t lo = 0, hi = 0;
-    bool any = false;
+    int64_t window = 0, outputs = 0;
     for (size_t i = 0; i < n; ++i) {
-      int64_t r = ref_time(i, m.offset_ms, m.at), start = r - m.range_ms;
-      if (m.at.kind != AtKind::kNone && i > 0) {
+      if ((i & 1023) == 1023) check_deadline();
+      int64_t r = ref_time(i, offset_ms, at), start = r - range_ms;
+      if (at.kind != AtKind::kNone && i > 0) {
         // Step-invariant window: same result as step 0.
-        if (o.has[0]) {
+        if (absent) {
+          found[i] |= found[0];
+          outputs += window > 0;
+        } else if (o.has[0]) {
           o.has[i] = 1;
           o.v[i] = o.v[0];
-          ++produced;
+          ++outputs;
         }
         continue;
       }
       while (hi < smp.size() && smp[hi].t_ms <= r) ++hi;
       while (lo < hi && (ctx_.left_open ? smp[lo].t_ms <= start : smp[lo].t_ms < start)) ++lo;
+      window = static_cast<int64_t>(hi - lo);
       if (lo == hi) continue;
+      hold_window(window);
+      if (absent) {
+        // Prometheus calls absent_over_time on every non-empty window and
+        // holds the 1 it returns until the end.
+        found[i] = 1;
+        ++outputs;
+        continue;
+      }
       SampleSpan w(smp.data() + lo, hi - lo);
       std::optional<double> v;
       switch (id) {
@@ -245,7 +265,7 @@ EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m) {
           v = deriv(w);
           break;
         case FuncId::kPredictLinear:
-          v = predict_linear(w, scalar_at(0, i), r + m.offset_ms);
+          v = predict_linear(w, scalar_at(0, i), r + offset_ms);
           break;
         case FuncId::kHoltWinters:
         case FuncId::kDoubleExponentialSmoothing: {
@@ -260,12 +280,37 @@ EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m) {
       if (!v) continue;
       o.has[i] = 1;
       o.v[i] = *v;
-      any = true;
-      ++produced;
+      ++outputs;
     }
-    if (any) out.series.push_back(std::move(o));
+    add_outputs(window, outputs);
+    if (!absent && outputs > 0) out.series.push_back(std::move(o));
+  };
+
+  if (ms) {
+    if (n > 0) {
+      int64_t r0 = ref_time(0, offset_ms, at), r1 = ref_time(n - 1, offset_ms, at);
+      int64_t mint = std::min(r0, r1) - range_ms + (ctx_.left_open ? 1 : 0), maxt = std::max(r0, r1);
+      for_each_selected(vs->matchers, mint, maxt, [&](RawSeries& rs) { process(rs); });
+    }
+  } else {
+    for (const auto& rs : m.raw) process(rs);
   }
-  charge(produced);
+  // The outputs stay held; a subquery's result is released.
+  ctx_.samples = base - held;
+  check_deadline();
+
+  if (absent) {
+    StepSeries s = empty_step_series(absent_labels(unwrap_parens(*c.args[0])), n);
+    bool any = false;
+    for (size_t i = 0; i < n; ++i) {
+      if (found[i]) continue;
+      s.has[i] = 1;
+      s.v[i] = 1;
+      any = true;
+    }
+    if (any) out.series.push_back(std::move(s));
+    return out;
+  }
   merge_same_labels(out.series);
   return out;
 }
@@ -282,31 +327,43 @@ EvalValue Evaluator::eval_call(const Call& c) {
     for (const auto& a : c.args) {
       if (type_of(*a) != ValueType::kMatrix) continue;
       const Expr& arg = unwrap_parens(*a);
+      // A range selector is read one series at a time by the function; a
+      // subquery is evaluated first and held while the function runs.
+      if (const auto* ms = std::get_if<MatrixSelector>(&arg.node)) return eval_range_function(c, {}, ms, 0);
+      const int64_t before = ctx_.samples;
       EvalValue m = eval(arg);
-      return eval_range_function(c, m);
+      return eval_range_function(c, m, nullptr, ctx_.samples - before);
     }
     throw EvalError{ErrorType::kBadData, "function \"" + std::string(f.name) + "\" needs a range vector"};
   }
 
+  // Prometheus evaluates the other functions with rangeEval: the arguments'
+  // values (`inputs`: those present at each step) and the outputs count.
+  const int64_t before = ctx_.samples;
+  std::vector<int64_t> inputs;
+  auto done = [&](EvalValue&& result) {
+    account_step_node(before, inputs, result);
+    return std::move(result);
+  };
   EvalValue out;
   out.type = ValueType::kVector;
-  int64_t produced = 0;
   switch (id) {
     case FuncId::kTime: {
       EvalValue s = scalar_value(0);
       for (size_t i = 0; i < n; ++i) s.series[0].v[i] = static_cast<double>(step_time(i)) / 1000.0;
-      return s;
+      return done(std::move(s));
     }
     case FuncId::kPi:
-      return scalar_value(std::numbers::pi);
+      return done(scalar_value(std::numbers::pi));
     case FuncId::kVector: {
       EvalValue s = eval_scalar_arg(*c.args[0]);
+      add_present(s, inputs);
       out.series.push_back(std::move(s.series[0]));
-      charge(static_cast<int64_t>(n));
-      return out;
+      return done(std::move(out));
     }
     case FuncId::kScalar: {
       EvalValue v = eval(*c.args[0]);
+      add_present(v, inputs);
       EvalValue s = scalar_value(std::numeric_limits<double>::quiet_NaN());
       for (size_t i = 0; i < n; ++i) {
         int cnt = 0;
@@ -318,10 +375,11 @@ EvalValue Evaluator::eval_call(const Call& c) {
           }
         if (cnt == 1) s.series[0].v[i] = val;
       }
-      return s;
+      return done(std::move(s));
     }
     case FuncId::kAbsent: {
       EvalValue v = eval(*c.args[0]);
+      add_present(v, inputs);
       StepSeries s = empty_step_series(absent_labels(*c.args[0]), n);
       bool any = false;
       for (size_t i = 0; i < n; ++i) {
@@ -334,25 +392,31 @@ EvalValue Evaluator::eval_call(const Call& c) {
         }
       }
       if (any) out.series.push_back(std::move(s));
-      return out;
+      return done(std::move(out));
     }
     case FuncId::kTimestamp: {
       const Expr& arg = unwrap_parens(*c.args[0]);
       EvalValue v;
       if (const auto* vs = std::get_if<VectorSelector>(&arg.node)) {
+        // Prometheus 2.42 selects at each step inside rangeEval: the
+        // selected samples are held at their step only.
         v = eval_vector_selector(*vs, true);
+        ctx_.samples = before;
+        add_present(v, inputs);
       } else {
         v = eval(arg);
+        add_present(v, inputs);
         for (auto& s : v.series)
           for (size_t i = 0; i < n; ++i) s.v[i] = static_cast<double>(step_time(i)) / 1000.0;
       }
       for (auto& s : v.series) s.labels = drop_metric_name(s.labels);
       merge_same_labels(v.series);
-      return v;
+      return done(std::move(v));
     }
     case FuncId::kSort:
     case FuncId::kSortDesc: {
       EvalValue v = eval(*c.args[0]);
+      add_present(v, inputs);
       if (n == 1) {
         bool desc = id == FuncId::kSortDesc;
         std::stable_sort(v.series.begin(), v.series.end(), [desc](const StepSeries& a, const StepSeries& b) {
@@ -362,11 +426,12 @@ EvalValue Evaluator::eval_call(const Call& c) {
           return desc ? x > y : x < y;
         });
       }
-      return v;
+      return done(std::move(v));
     }
     case FuncId::kSortByLabel:
     case FuncId::kSortByLabelDesc: {
       EvalValue v = eval(*c.args[0]);
+      add_present(v, inputs);
       std::vector<std::string> names;
       for (size_t k = 1; k < c.args.size(); ++k) names.push_back(eval(*c.args[k]).str);
       bool desc = id == FuncId::kSortByLabelDesc;
@@ -378,20 +443,22 @@ EvalValue Evaluator::eval_call(const Call& c) {
         }
         return desc ? b.labels < a.labels : a.labels < b.labels;
       });
-      return v;
+      return done(std::move(v));
     }
     case FuncId::kLabelReplace: {
       EvalValue v = eval(*c.args[0]);
+      add_present(v, inputs);
       std::string dst = eval(*c.args[1]).str, repl = eval(*c.args[2]).str, src = eval(*c.args[3]).str,
                   re = eval(*c.args[4]).str;
       auto r = LabelReplacer::make(dst, repl, src, re);
       if (!r) throw EvalError{ErrorType::kExecution, r.error()};
       for (auto& s : v.series) s.labels = r->apply(s.labels);
       merge_same_labels(v.series);
-      return v;
+      return done(std::move(v));
     }
     case FuncId::kLabelJoin: {
       EvalValue v = eval(*c.args[0]);
+      add_present(v, inputs);
       std::string dst = eval(*c.args[1]).str, sep = eval(*c.args[2]).str;
       std::vector<std::string> srcs;
       for (size_t k = 3; k < c.args.size(); ++k) srcs.push_back(eval(*c.args[k]).str);
@@ -401,7 +468,7 @@ EvalValue Evaluator::eval_call(const Call& c) {
         s.labels = std::move(*l);
       }
       merge_same_labels(v.series);
-      return v;
+      return done(std::move(v));
     }
     case FuncId::kHistogramQuantile:
     case FuncId::kHistogramFraction: {
@@ -409,6 +476,9 @@ EvalValue Evaluator::eval_call(const Call& c) {
       EvalValue p1 = eval_scalar_arg(*c.args[0]);
       EvalValue p2 = fraction ? eval_scalar_arg(*c.args[1]) : EvalValue{};
       EvalValue v = eval(*c.args[fraction ? 2 : 1]);
+      add_present(p1, inputs);
+      if (fraction) add_present(p2, inputs);
+      add_present(v, inputs);
       // Group buckets by their labels without `le` and __name__.
       std::vector<storage::Labels> groups;
       std::unordered_map<uint64_t, std::vector<size_t>> by_hash;
@@ -450,12 +520,10 @@ EvalValue Evaluator::eval_call(const Call& c) {
                               : bucket_quantile(p1.series[0].v[i], buckets[gi]).value;
           out.series[gi].has[i] = 1;
           out.series[gi].v[i] = r;
-          ++produced;
         }
       }
-      charge(produced);
       drop_empty(out.series);
-      return out;
+      return done(std::move(out));
     }
     default:
       break;
@@ -468,9 +536,11 @@ EvalValue Evaluator::eval_call(const Call& c) {
   for (const auto& a : c.args) {
     if (type_of(*a) == ValueType::kVector && !have_vector) {
       v = eval(*a);
+      add_present(v, inputs);
       have_vector = true;
     } else {
       scalars.push_back(eval_scalar_arg(*a));
+      add_present(scalars.back(), inputs);
     }
   }
   if (!have_vector) {
@@ -518,17 +588,15 @@ EvalValue Evaluator::eval_call(const Call& c) {
       }
       if (r) {
         s.v[i] = *r;
-        ++produced;
       } else {
         s.has[i] = 0;
       }
     }
   }
-  charge(produced);
   drop_empty(v.series);
   merge_same_labels(v.series);
   v.type = ValueType::kVector;
-  return v;
+  return done(std::move(v));
 }
 
 }  // namespace llmon::promql::detail
