@@ -315,8 +315,9 @@ void Notifications::stop() {
     dispatcher_->stop();
     if (dispatcher_thread_.joinable()) dispatcher_thread_.join();
   }
+  // The notifier stays (the metrics collector may still read it); flushing
+  // hands its in-memory alerts to the queue, which keeps them on disk.
   if (alertmanager_) alertmanager_->flush();
-  alertmanager_.reset();
   if (queue_) queue_->stop();
 }
 
