@@ -290,6 +290,7 @@ Expected<std::unique_ptr<Notifications>> Notifications::create(NotifySetupOption
   if (cfg) {
     notify::DispatcherOptions dopts;
     dopts.external_url = o.external_url;
+    dopts.log_file = qo.dir + "/nflog.json";  // what was notified survives restarts: no duplicates
     Notifications* self = n.get();
     n->dispatcher_ = std::make_unique<notify::Dispatcher>(
         *cfg, clock,
@@ -301,6 +302,7 @@ Expected<std::unique_ptr<Notifications>> Notifications::create(NotifySetupOption
         },
         dopts,
         [self](const notify::LabelPairs& labels, int64_t now_ms) { return self->silences_->mutes(labels, now_ms); });
+    if (Status st = n->dispatcher_->load_log(); !st) log.warn("notification log", {{"err", st.message()}});
     n->dispatcher_thread_ = std::thread([d = n->dispatcher_.get()] { d->run(); });
   }
   return n;

@@ -4,7 +4,9 @@
 //             silences) --> per-integration senders (webhook, email, exec)
 // Everything that leaves the process goes through one persistent
 // DeliveryQueue in <--storage.path>/notify-queue, so a notification survives
-// an agent restart and an unreachable receiver (retries with backoff).
+// an agent restart and an unreachable receiver (retries with backoff); the
+// routing's notification log is kept there too (nflog.json), so a restart
+// does not notify again what was already notified.
 // Silences live in <--storage.path>/silences. Also serves Alertmanager's
 // silence API (/api/v2/silences, /api/v2/silence/<id>), our delivery status
 // (/api/v1/notifications) and llmon_notifications_* metrics.

@@ -325,13 +325,30 @@ void Dispatcher::log_locked(std::string key, LogEntry e) {
     log_.erase(oldest);
     ++stats_.log_entries_evicted;
   }
+  persist_log_locked();
+}
+
+void Dispatcher::persist_log_locked() {
+  if (opts_.log_file.empty()) return;
+  if (!write_file_atomic(opts_.log_file, encode_nflog(log_))) ++stats_.log_write_errors;
+}
+
+Status Dispatcher::load_log() {
+  if (opts_.log_file.empty()) return Status::ok();
+  auto loaded = load_nflog(opts_.log_file, clock_.now_ms());
+  std::lock_guard lk(mu_);
+  if (!loaded) return loaded.status();
+  log_ = std::move(*loaded);
+  return Status::ok();
 }
 
 void Dispatcher::maintenance_locked(int64_t now) {
   for (auto it = groups_.begin(); it != groups_.end();)
     it = it->second.alerts.empty() ? groups_.erase(it) : std::next(it);
+  const size_t before = log_.size();
   for (auto it = log_.begin(); it != log_.end();)
     it = it->second.timestamp_ms + opts_.log_retention_ms < now ? log_.erase(it) : std::next(it);
+  if (log_.size() != before) persist_log_locked();
 }
 
 int64_t Dispatcher::next_deadline_locked() const {

@@ -39,6 +39,7 @@
 #include "base/status.h"
 #include "notify/inhibit.h"
 #include "notify/notification.h"
+#include "notify/nflog_file.h"
 #include "notify/notify_config.h"
 #include "notify/route.h"
 
@@ -70,6 +71,9 @@ struct DispatcherOptions {
   int64_t log_retention_ms = 120 * 3'600'000LL;  // notification log entries (--data.retention)
   std::string external_url;
   DispatcherLimits limits;
+  // Where the notification log is kept across restarts (nflog_file.h);
+  // empty: in memory only. Read by load_log(), rewritten after each change.
+  std::string log_file;
 };
 
 struct DispatcherStats {
@@ -82,6 +86,7 @@ struct DispatcherStats {
   uint64_t notifications_failed = 0;  // refused by the callback
   uint64_t alerts_muted = 0;          // silenced or inhibited at flush time (counted per flush)
   uint64_t log_entries_evicted = 0;
+  uint64_t log_write_errors = 0;  // failed rewrites of DispatcherOptions::log_file
   size_t alerts = 0;
   size_t groups = 0;
   size_t log_entries = 0;
@@ -105,6 +110,10 @@ class Dispatcher {
   ~Dispatcher();
   Dispatcher(const Dispatcher&) = delete;
   Dispatcher& operator=(const Dispatcher&) = delete;
+
+  // Reads DispatcherOptions::log_file (call once, before put()). A corrupt
+  // file is moved aside and reported; the log then starts empty.
+  Status load_log();
 
   // Accepts alerts; invalid ones are skipped and counted, and the returned
   // status names the first of them ("alert 3: ...").
@@ -142,11 +151,7 @@ class Dispatcher {
     int64_t next_flush_ms = 0;
     bool has_flushed = false;
   };
-  struct LogEntry {
-    std::vector<uint64_t> firing;    // sorted label fingerprints
-    std::vector<uint64_t> resolved;  // sorted
-    int64_t timestamp_ms = 0;
-  };
+  using LogEntry = NflogEntry;
   using GroupId = std::pair<const Route*, uint64_t>;
 
   Status put_one(Alert a, int64_t now);
@@ -158,6 +163,7 @@ class Dispatcher {
   bool needs_update(const LogEntry* e, const std::vector<uint64_t>& firing, const std::vector<uint64_t>& resolved,
                     bool send_resolved, int64_t repeat_ms, int64_t now) const;
   void log_locked(std::string key, LogEntry e);
+  void persist_log_locked();
 
   const base::Clock& clock_;
   NotifyFn notify_;
