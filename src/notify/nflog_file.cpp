@@ -60,9 +60,9 @@ Expected<Nflog> decode_nflog(std::string_view text) {
   return out;
 }
 
-Status write_file_atomic(const std::string& path, std::string_view bytes) {
+Status write_file_atomic(const std::string& path, std::string_view bytes, mode_t mode) {
   const std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) return Status::error(errno_text("open", tmp));
   size_t off = 0;
   while (off < bytes.size()) {

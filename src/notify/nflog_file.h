@@ -9,6 +9,8 @@
 // starts empty (at worst one repeated notification per group).
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -31,8 +33,10 @@ std::string encode_nflog(const Nflog& log);
 // Errors name what is wrong ("entry 3: ...").
 Expected<Nflog> decode_nflog(std::string_view text);
 
-// Writes `bytes` to `path` atomically. Errors name the path and the call.
-Status write_file_atomic(const std::string& path, std::string_view bytes);
+// Writes `bytes` to `path` atomically: PATH.tmp, fsync, rename, fsync of the
+// directory (also used for the silences file). Errors name the file and the
+// call; the temp file is removed on failure.
+Status write_file_atomic(const std::string& path, std::string_view bytes, mode_t mode = 0600);
 // Reads the log at `path`; a missing file is an empty log. A corrupt one is
 // moved aside (see above) and the error says so; the result is then empty.
 Expected<Nflog> load_nflog(const std::string& path, int64_t now_ms);

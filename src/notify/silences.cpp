@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "notify/nflog_file.h"
 #include "notify/silence_json.h"
 
 namespace llmon::notify {
@@ -98,19 +99,6 @@ Status errno_status(const std::string& what, const std::string& path) {
   return Status::error(what + " " + path + ": " + std::strerror(errno));
 }
 
-Status write_all(int fd, const std::string& data, const std::string& path) {
-  size_t off = 0;
-  while (off < data.size()) {
-    ssize_t n = ::write(fd, data.data() + off, data.size() - off);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno_status("write", path);
-    }
-    off += static_cast<size_t>(n);
-  }
-  return Status::ok();
-}
-
 }  // namespace
 
 Silences::Silences(const base::Clock& clock, SilencesOptions opts) : clock_(clock), opts_(std::move(opts)) {
@@ -180,28 +168,7 @@ Status Silences::persist_locked() const {
     data += render_gettable_silence(silences_[i], now);
   }
   data += "]}\n";
-  const std::string p = path();
-  const std::string tmp = p + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return errno_status("cannot create", tmp);
-  Status s = write_all(fd, data, tmp);
-  if (s && ::fsync(fd) != 0) s = errno_status("fsync", tmp);
-  if (::close(fd) != 0 && s) s = errno_status("close", tmp);
-  if (!s) {
-    ::unlink(tmp.c_str());
-    return s;
-  }
-  if (::rename(tmp.c_str(), p.c_str()) != 0) {
-    Status r = errno_status("cannot rename to " + p + ":", tmp);
-    ::unlink(tmp.c_str());
-    return r;
-  }
-  int dfd = ::open(opts_.dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
-  return Status::ok();
+  return write_file_atomic(path(), data, 0644);
 }
 
 Expected<std::string> Silences::set(Silence sil) {
