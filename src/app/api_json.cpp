@@ -5,7 +5,7 @@
 #include <cmath>
 #include <type_traits>
 
-#include "base/utf8.h"
+#include "notify/go_json.h"
 
 namespace llmon::app::api {
 namespace {
@@ -176,57 +176,8 @@ void append_go_json_float(std::string& out, double v) {
   out += shortest_fixed(v);
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
-  for (size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        default:
-          if (c < 0x20 || c == '<' || c == '>' || c == '&') {
-            out += "\\u00";
-            out += kHex[c >> 4];
-            out += kHex[c & 0xF];
-          } else {
-            out += static_cast<char>(c);
-          }
-      }
-      ++i;
-      continue;
-    }
-    size_t n = base::utf8_sequence_length(s, i);
-    if (n == 0) {
-      out += "\\ufffd";
-      ++i;
-      continue;
-    }
-    // U+2028 and U+2029 (E2 80 A8/A9) are escaped for JavaScript's sake.
-    if (n == 3 && c == 0xE2 && static_cast<unsigned char>(s[i + 1]) == 0x80 &&
-        (static_cast<unsigned char>(s[i + 2]) & 0xFE) == 0xA8) {
-      out += static_cast<unsigned char>(s[i + 2]) == 0xA8 ? "\\u2028" : "\\u2029";
-    } else {
-      out.append(s.substr(i, n));
-    }
-    i += n;
-  }
-  out += '"';
-}
+// Go's encoding/json string escaping lives with the other Go JSON writers.
+void append_json_string(std::string& out, std::string_view s) { notify::gojson::append_quoted(out, s); }
 
 void append_labels(std::string& out, const storage::Labels& labels) {
   out += '{';

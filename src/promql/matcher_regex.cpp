@@ -4,6 +4,7 @@
 // to Go's messages.
 #include <re2/re2.h>
 
+#include "promql/go_regexp.h"
 #include "promql/parser_internal.h"
 
 namespace llmon::promql::internal {
@@ -66,8 +67,9 @@ std::string regex_error(std::string_view value) {
   }
   RE2 re(anchored(value), options());
   if (re.ok()) return "";
-  return "error parsing regexp: " + std::string(go_error_text(re.error_code())) + ": `" + re.error_arg() + "`";
+  return go_regexp_error(re.error_code(), re.error_arg());
 }
+
 
 bool matches_empty(const storage::Matcher& m) {
   using T = storage::Matcher::Type;
@@ -97,3 +99,13 @@ bool is_legacy_label_name(std::string_view s) {
 }
 
 }  // namespace llmon::promql::internal
+
+namespace llmon::promql {
+
+std::string go_regexp_error(int re2_error_code, std::string_view arg) {
+  return "error parsing regexp: " +
+         std::string(internal::go_error_text(static_cast<RE2::ErrorCode>(re2_error_code))) + ": `" + std::string(arg) +
+         "`";
+}
+
+}  // namespace llmon::promql

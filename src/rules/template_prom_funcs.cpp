@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "promql/go_regexp.h"
 #include "promql/go_strconv.h"
 #include "promql/parser.h"
 #include "rules/go_parse.h"
@@ -21,41 +22,6 @@ namespace {
 // A nil pointer dereference inside the Go function, recovered by safeCall.
 constexpr const char* kNilDeref = "runtime error: invalid memory address or nil pointer dereference";
 
-std::string regexp_error_code(RE2::ErrorCode code) {
-  switch (code) {
-    case RE2::ErrorBadEscape:
-      return "invalid escape sequence";
-    case RE2::ErrorBadCharClass:
-      return "invalid character class";
-    case RE2::ErrorBadCharRange:
-      return "invalid character class range";
-    case RE2::ErrorMissingBracket:
-      return "missing closing ]";
-    case RE2::ErrorMissingParen:
-      return "missing closing )";
-    case RE2::ErrorUnexpectedParen:
-      return "unexpected )";
-    case RE2::ErrorTrailingBackslash:
-      return "trailing backslash at end of expression";
-    case RE2::ErrorRepeatArgument:
-      return "missing argument to repetition operator";
-    case RE2::ErrorRepeatSize:
-      return "invalid repeat count";
-    case RE2::ErrorRepeatOp:
-      return "invalid nested repetition operator";
-    case RE2::ErrorBadPerlOp:
-      return "invalid or unsupported Perl syntax";
-    case RE2::ErrorBadUTF8:
-      return "invalid UTF-8";
-    case RE2::ErrorBadNamedCapture:
-      return "invalid named capture";
-    case RE2::ErrorPatternTooLarge:
-      return "expression too large";
-    default:
-      return "internal error";
-  }
-}
-
 // regexp.Compile: the compiled expression or Go's error text.
 Expected<std::shared_ptr<const RE2>> compile(CallEnv& env, const std::string& pattern) {
   auto it = env.regex_cache.find(pattern);
@@ -69,8 +35,7 @@ Expected<std::shared_ptr<const RE2>> compile(CallEnv& env, const std::string& pa
     if (env.regex_cache.size() < 256) env.regex_cache.emplace(pattern, re);
   }
   if (!re->ok())
-    return Status::error("error parsing regexp: " + regexp_error_code(re->error_code()) + ": `" + re->error_arg() +
-                         "`");
+    return Status::error(promql::go_regexp_error(re->error_code(), re->error_arg()));
   // RE2 knows \C (any byte); Go's syntax does not.
   for (size_t i = 0; i + 1 < pattern.size(); ++i) {
     if (pattern[i] != '\\') continue;

@@ -31,6 +31,7 @@
 #include "promql/instant_functions.h"
 #include "promql/label_functions.h"
 #include "promql/range_functions.h"
+#include "support/test_paths.h"
 
 namespace llmon::promql {
 namespace {
@@ -76,16 +77,7 @@ struct Group {
   std::vector<Case> cases;
 };
 
-std::string find_promtool() {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    const std::string p = dir + "/promtool";
-    if (!dir.empty() && ::access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
+std::string find_promtool() { return testing::find_program("promtool"); }
 
 // A fresh directory under the test temp dir ("" on failure).
 std::string scratch_dir() {

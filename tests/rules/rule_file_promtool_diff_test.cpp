@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "rules/check_command.h"
+#include "support/test_paths.h"
 
 namespace llmon::rules {
 namespace {
@@ -25,16 +26,7 @@ namespace {
 namespace fs = std::filesystem;
 using Strings = std::vector<std::string>;
 
-std::string find_promtool() {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    const std::string p = dir + "/promtool";
-    if (!dir.empty() && ::access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
+std::string find_promtool() { return testing::find_program("promtool"); }
 
 std::string read_all(const std::string& path) {
   std::ifstream f(path, std::ios::binary);

@@ -25,6 +25,7 @@
 #include "promql/go_strconv.h"
 #include "rules/template.h"
 #include "rules/template_test_corpus.h"
+#include "support/test_paths.h"
 
 namespace llmon::rules {
 namespace {
@@ -32,16 +33,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-std::string find_promtool() {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    const std::string p = dir + "/promtool";
-    if (!dir.empty() && ::access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
+std::string find_promtool() { return testing::find_program("promtool"); }
 
 std::string scratch_dir() {
   std::string t = ::testing::TempDir() + "llmon_template_diff_XXXXXX";
