@@ -42,12 +42,20 @@ void append_labels(std::string& out, const storage::Labels& labels);
 
 // {"resultType":"...","result":...} of a query result.
 std::string encode_query_data(const promql::Value& value);
+// The same, appended to `out` (the envelope is then written around it in place).
+void append_query_data(std::string& out, const promql::Value& value);
 // ["a","b"]
 std::string encode_string_array(const std::vector<std::string>& items);
 // [{"__name__":"up",...},...]
 std::string encode_label_sets(const std::vector<storage::Labels>& sets);
 
 std::string success_envelope(std::string_view data_json, const std::vector<std::string>& warnings = {},
+                             const std::vector<std::string>& infos = {});
+// Building a large answer in place: start `out` with kSuccessPrefix, append
+// the data, then finish_success_envelope() adds the warnings, infos and the
+// closing brace. The result equals success_envelope(data, warnings, infos).
+inline constexpr std::string_view kSuccessPrefix = R"({"status":"success","data":)";
+void finish_success_envelope(std::string& out, const std::vector<std::string>& warnings = {},
                              const std::vector<std::string>& infos = {});
 std::string error_envelope(promql::ErrorType type, std::string_view message,
                            const std::vector<std::string>& warnings = {}, const std::vector<std::string>& infos = {});

@@ -103,7 +103,9 @@ QueryApi::Result QueryApi::query(const api::Form& form) const {
     return r;
   }
   truncate(res.value, *limit, r.warnings);
-  r.data = api::encode_query_data(res.value);
+  r.data = api::kSuccessPrefix;
+  api::append_query_data(r.data, res.value);
+  r.enveloped = true;
   return r;
 }
 
@@ -146,7 +148,9 @@ QueryApi::Result QueryApi::query_range(const api::Form& form) const {
     return r;
   }
   truncate(res.value, *limit, r.warnings);
-  r.data = api::encode_query_data(res.value);
+  r.data = api::kSuccessPrefix;
+  api::append_query_data(r.data, res.value);
+  r.enveloped = true;
   return r;
 }
 
@@ -197,6 +201,10 @@ QueryApi::Answer QueryApi::answer(std::string_view path, const api::Form& form) 
   if (r.error) {
     return Answer{promql::error_http_status(r.error->type),
                   api::error_envelope(r.error->type, r.error->message, r.warnings, r.infos)};
+  }
+  if (r.enveloped) {  // a query's answer, built in place (it may be megabytes)
+    api::finish_success_envelope(r.data, r.warnings, r.infos);
+    return Answer{200, std::move(r.data)};
   }
   return Answer{200, api::success_envelope(r.data, r.warnings, r.infos)};
 }

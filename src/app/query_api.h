@@ -66,6 +66,8 @@ class QueryApi {
   // One endpoint's outcome before encoding.
   struct Result {
     std::string data;  // JSON; meaningful without error
+    // data already starts with api::kSuccessPrefix (query answers, built in place).
+    bool enveloped = false;
     std::optional<promql::QueryError> error;
     std::vector<std::string> warnings;
     std::vector<std::string> infos;

@@ -9,19 +9,6 @@
 
 namespace llmon::promql {
 
-void kahan_sum_inc(double inc, double& sum, double& c) {
-  const double t = sum + inc;
-  if (std::isinf(t)) {
-    c = 0;
-  } else if (std::fabs(sum) >= std::fabs(inc)) {
-    // Neumaier: the smaller operand lost the low bits.
-    c += (sum - t) + inc;
-  } else {
-    c += (inc - t) + sum;
-  }
-  sum = t;
-}
-
 double KahanSum::value() const {
   return std::isinf(sum) ? sum : sum + c;
 }

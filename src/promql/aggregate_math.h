@@ -14,6 +14,7 @@
 // sum_over_time / avg_over_time / stddev_over_time use Kahan (range_functions.h).
 #pragma once
 
+#include <cmath>
 #include <vector>
 
 namespace llmon::promql {
@@ -21,8 +22,20 @@ namespace llmon::promql {
 // One step of Prometheus's kahanSumInc (Neumaier's variant): adds `inc` to
 // `sum`, accumulating the lost low-order bits in `c`. When the new sum is
 // infinite the compensation is reset to 0, so an Inf sum stays Inf instead
-// of turning NaN when c is added back.
-void kahan_sum_inc(double inc, double& sum, double& c);
+// of turning NaN when c is added back. Inline: avg_over_time and
+// sum_over_time call it once per sample of every window.
+inline void kahan_sum_inc(double inc, double& sum, double& c) {
+  const double t = sum + inc;
+  if (std::isinf(t)) {
+    c = 0;
+  } else if (std::fabs(sum) >= std::fabs(inc)) {
+    // Neumaier: the smaller operand lost the low bits.
+    c += (sum - t) + inc;
+  } else {
+    c += (inc - t) + sum;
+  }
+  sum = t;
+}
 
 // Compensated sum. value() is sum + c, or sum alone when sum is ±Inf (as
 // sum_over_time returns it).

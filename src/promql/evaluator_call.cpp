@@ -177,10 +177,37 @@ EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m, cons
     const auto& smp = rs.samples;
     size_t lo = 0, hi = 0;
     int64_t window = 0, outputs = 0;
+    // rate and increase: where the series' counter resets are (index k with
+    // v[k] < v[k-1]), so a window's correction is summed from them alone.
+    const bool counter = id == FuncId::kRate || id == FuncId::kIncrease;
+    std::vector<uint32_t> reset_at;
+    size_t reset_pos = 0;
+    if (counter) {
+      for (size_t k = 1; k < smp.size(); ++k)
+        if (smp[k].v < smp[k - 1].v) reset_at.push_back(static_cast<uint32_t>(k));
+    }
+    // avg_over_time and sum_over_time: windows are computed kLanes at a time.
+    SampleSpan lane_w[kLanes];
+    size_t lane_i[kLanes], lanes_queued = 0;
+    auto flush_lanes = [&] {
+      if (lanes_queued == 0) return;
+      double res[kLanes];
+      std::span<const SampleSpan> ws(lane_w, lanes_queued);
+      if (id == FuncId::kAvgOverTime)
+        avg_over_time_lanes(ws, res);
+      else
+        sum_over_time_lanes(ws, res);
+      for (size_t k = 0; k < lanes_queued; ++k) {
+        o.has[lane_i[k]] = 1;
+        o.v[lane_i[k]] = res[k];
+      }
+      lanes_queued = 0;
+    };
     for (size_t i = 0; i < n; ++i) {
       if ((i & 1023) == 1023) check_deadline();
       int64_t r = ref_time(i, offset_ms, at), start = r - range_ms;
       if (at.kind != AtKind::kNone && i > 0) {
+        flush_lanes();
         // Step-invariant window: same result as step 0.
         if (absent) {
           found[i] |= found[0];
@@ -205,14 +232,27 @@ EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m, cons
         continue;
       }
       SampleSpan w(smp.data() + lo, hi - lo);
+      if (id == FuncId::kAvgOverTime || id == FuncId::kSumOverTime) {
+        lane_w[lanes_queued] = w;
+        lane_i[lanes_queued++] = i;
+        ++outputs;
+        if (lanes_queued == kLanes) flush_lanes();
+        continue;
+      }
       std::optional<double> v;
       switch (id) {
         case FuncId::kRate:
-          v = extrapolated_rate(w, start, r, true, true);
+        case FuncId::kIncrease: {
+          if (w.size() < 2) break;
+          // extrapolated_rate's sum, in its order: 0.0 for a negative first
+          // value, then the value before each reset inside the window.
+          double result = w.back().v - w.front().v;
+          if (w.front().v < 0) result += 0.0;
+          while (reset_pos < reset_at.size() && reset_at[reset_pos] <= lo) ++reset_pos;
+          for (size_t q = reset_pos; q < reset_at.size() && reset_at[q] < hi; ++q) result += smp[reset_at[q] - 1].v;
+          v = extrapolate_rate_result(w, start, r, true, id == FuncId::kRate, result);
           break;
-        case FuncId::kIncrease:
-          v = extrapolated_rate(w, start, r, true, false);
-          break;
+        }
         case FuncId::kDelta:
           v = extrapolated_rate(w, start, r, false, false);
           break;
@@ -282,6 +322,7 @@ EvalValue Evaluator::eval_range_function(const Call& c, const EvalValue& m, cons
       o.v[i] = *v;
       ++outputs;
     }
+    flush_lanes();
     add_outputs(window, outputs);
     if (!absent && outputs > 0) out.series.push_back(std::move(o));
   };

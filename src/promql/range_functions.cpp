@@ -3,7 +3,9 @@
 // funcHoltWinters), 3.x for mad_over_time.
 #include "promql/range_functions.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -93,9 +95,7 @@ double trend_value(size_t i, double tf, double s0, double s1, double b) {
 std::optional<double> extrapolated_rate(SampleSpan s, int64_t range_start_ms, int64_t range_end_ms, bool is_counter,
                                         bool is_rate) {
   if (s.size() < 2) return std::nullopt;
-  const auto& first = s.front();
-  const auto& last = s.back();
-  double result = last.v - first.v;
+  double result = s.back().v - s.front().v;
   if (is_counter) {
     double prev = 0;  // 2.42 starts from 0; a negative first value adds 0.
     for (const auto& p : s) {
@@ -103,6 +103,14 @@ std::optional<double> extrapolated_rate(SampleSpan s, int64_t range_start_ms, in
       prev = p.v;
     }
   }
+  return extrapolate_rate_result(s, range_start_ms, range_end_ms, is_counter, is_rate, result);
+}
+
+std::optional<double> extrapolate_rate_result(SampleSpan s, int64_t range_start_ms, int64_t range_end_ms,
+                                              bool is_counter, bool is_rate, double result) {
+  if (s.size() < 2) return std::nullopt;
+  const auto& first = s.front();
+  const auto& last = s.back();
   double duration_to_start = static_cast<double>(first.t_ms - range_start_ms) / 1000;
   const double duration_to_end = static_cast<double>(range_end_ms - last.t_ms) / 1000;
   const double sampled_interval = static_cast<double>(last.t_ms - first.t_ms) / 1000;
@@ -157,6 +165,58 @@ double avg_over_time(SampleSpan s) {
     kahan_sum_inc(p.v / count - mean / count, mean, c);
   }
   return std::isinf(mean) ? mean : mean + c;
+}
+
+namespace {
+
+// Runs step(lane, value) over kLanes windows: the common length without
+// bounds checks, the rest lane by lane. Unused lanes are empty.
+template <class Step>
+void for_each_lane_sample(std::span<const SampleSpan> windows, Step step) {
+  const storage::Sample* p[kLanes] = {};
+  size_t len[kLanes] = {};
+  size_t common = SIZE_MAX, longest = 0;
+  for (size_t l = 0; l < kLanes; ++l) {
+    if (l < windows.size()) {
+      p[l] = windows[l].data();
+      len[l] = windows[l].size();
+    }
+    common = std::min(common, len[l]);
+    longest = std::max(longest, len[l]);
+  }
+  for (size_t j = 0; j < common; ++j) {
+    step(0, p[0][j].v);
+    step(1, p[1][j].v);
+    step(2, p[2][j].v);
+    step(3, p[3][j].v);
+  }
+  for (size_t j = common; j < longest; ++j) {
+    for (size_t l = 0; l < kLanes; ++l)
+      if (j < len[l]) step(l, p[l][j].v);
+  }
+}
+
+}  // namespace
+
+void avg_over_time_lanes(std::span<const SampleSpan> windows, double* out) {
+  static_assert(kLanes == 4);
+  double mean[kLanes] = {}, c[kLanes] = {}, count[kLanes] = {};
+  for_each_lane_sample(windows, [&](size_t l, double v) {
+    count[l]++;
+    if (std::isinf(mean[l])) {  // as avg_over_time
+      if (std::isinf(v) && (mean[l] > 0) == (v > 0)) return;
+      if (!std::isinf(v) && !std::isnan(v)) return;
+    }
+    kahan_sum_inc(v / count[l] - mean[l] / count[l], mean[l], c[l]);
+  });
+  for (size_t l = 0; l < windows.size() && l < kLanes; ++l)
+    out[l] = windows[l].empty() ? kNaN : std::isinf(mean[l]) ? mean[l] : mean[l] + c[l];
+}
+
+void sum_over_time_lanes(std::span<const SampleSpan> windows, double* out) {
+  KahanSum sum[kLanes];
+  for_each_lane_sample(windows, [&](size_t l, double v) { sum[l].add(v); });
+  for (size_t l = 0; l < windows.size() && l < kLanes; ++l) out[l] = windows[l].empty() ? kNaN : sum[l].value();
 }
 
 double min_over_time(SampleSpan s) {

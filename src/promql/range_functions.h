@@ -48,6 +48,13 @@ using SampleSpan = std::span<const storage::Sample>;
 // 35 in 3.x).
 std::optional<double> extrapolated_rate(SampleSpan s, int64_t range_start_ms, int64_t range_end_ms, bool is_counter,
                                         bool is_rate);
+// Its second half, given `result`: last - first plus, for a counter, the
+// value before each reset in the window (added in time order, after a 0.0
+// when the first value is negative: exactly the sum extrapolated_rate forms).
+// The engine passes sums it forms from a series' list of resets, so that the
+// overlapping windows of a range query are not scanned sample by sample.
+std::optional<double> extrapolate_rate_result(SampleSpan s, int64_t range_start_ms, int64_t range_end_ms,
+                                              bool is_counter, bool is_rate, double result);
 
 // irate (is_rate) / idelta: the last two samples. Fewer than 2 samples, or
 // both at the same time: nullopt. irate treats a drop as a counter reset
@@ -62,6 +69,14 @@ double sum_over_time(SampleSpan s);
 // mean only on overflow (avg_over_time of {1e100, 1, -1e100} is 0 in 2.42,
 // 1/3 in 3.x).
 double avg_over_time(SampleSpan s);
+// avg_over_time / sum_over_time of up to kLanes windows at once, each result
+// bit for bit what the one-window function returns (NaN for an empty
+// window). The windows' dependency chains (an average waits on a division
+// per sample) run side by side in the CPU, which makes a range query's
+// overlapping windows several times cheaper.
+inline constexpr size_t kLanes = 4;
+void avg_over_time_lanes(std::span<const SampleSpan> windows, double* out);
+void sum_over_time_lanes(std::span<const SampleSpan> windows, double* out);
 // NaN is replaced by any later number; NaN only when all values are NaN.
 double min_over_time(SampleSpan s);
 double max_over_time(SampleSpan s);

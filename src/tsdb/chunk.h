@@ -99,6 +99,9 @@ class ChunkDecoder final : public storage::SeriesIterator {
   static Expected<ChunkDecoder> open(std::span<const uint8_t> chunk);
 
   size_t num_samples() const { return total_; }
+  // Samples produced so far, over the whole chunk (a group: every part's,
+  // those seek() skipped without decoding included).
+  size_t position() const { return done_before_ + idx_; }
   // A group's is kGroup.
   Encoding encoding() const { return group_ ? Encoding::kGroup : encoding_; }
 
@@ -107,6 +110,9 @@ class ChunkDecoder final : public storage::SeriesIterator {
   std::string describe() const;
 
   bool next() override;
+  // The first sample at or after t_ms. In a group, parts that end before
+  // t_ms (the next part starts at or before it) are skipped without being
+  // decoded, so a seek into a long group costs about one part's decoding.
   bool seek(int64_t t_ms) override;
   storage::Sample at() const override { return cur_; }
   Status err() const override { return err_; }
@@ -116,8 +122,19 @@ class ChunkDecoder final : public storage::SeriesIterator {
       : encoding_(e), count_(count), total_(count), first_t_(first_t), reader_(stream) {}
   static Expected<ChunkDecoder> open_part(std::span<const uint8_t> chunk);
   static Expected<ChunkDecoder> open_group(std::span<const uint8_t> chunk);
-  // Moves on to the group's next part (false: failed).
+  // Moves on to the group's next part and reads its first sample (false: failed).
   bool next_part();
+  // Switches to the group's next part without reading a sample (false: failed).
+  bool enter_next_part();
+  // The header of the part at the start of `rest` (`left` parts remain; the
+  // last has no length prefix): its sample count, first timestamp, and the
+  // bytes after it (false: unreadable).
+  struct PartPeek {
+    size_t count = 0;
+    int64_t first_t = 0;
+    std::span<const uint8_t> after;
+  };
+  static bool peek_part(std::span<const uint8_t> rest, size_t left, PartPeek* out);
   bool fail(std::string what);
   // Packed (chunk_packed.cpp): reads the parameters (and the first value).
   Status open_packed(std::span<const uint8_t> stream);
@@ -138,6 +155,7 @@ class ChunkDecoder final : public storage::SeriesIterator {
   std::span<const uint8_t> group_rest_;
   size_t group_left_ = 0;
   size_t part_ = 0;
+  size_t done_before_ = 0;  // samples of the parts before this one
   bool at_end_ = false;
   size_t run_left_ = 0;  // "nothing new" samples still to produce
   storage::Sample cur_;

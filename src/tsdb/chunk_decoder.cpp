@@ -72,7 +72,7 @@ Expected<ChunkDecoder> ChunkDecoder::open_group(std::span<const uint8_t> chunk) 
   return dec;
 }
 
-bool ChunkDecoder::next_part() {
+bool ChunkDecoder::enter_next_part() {
   std::span<const uint8_t> part = group_rest_;
   size_t pos = 0;
   if (group_left_ > 1) {
@@ -88,20 +88,50 @@ bool ChunkDecoder::next_part() {
     ++part_;
     return fail(dec.error());
   }
-  int64_t prev_t = cur_.t_ms;
+  storage::Sample prev = cur_;
   std::span<const uint8_t> rest = group_rest_.subspan(pos);
-  size_t left = group_left_ - 1, total = total_, part_no = part_ + 1;
+  size_t left = group_left_ - 1, total = total_, part_no = part_ + 1, before = done_before_ + count_;
   *this = std::move(*dec);
   group_ = true;
   group_rest_ = rest;
   group_left_ = left;
   total_ = total;
   part_ = part_no;
-  if (!next()) return false;
+  done_before_ = before;
+  cur_ = prev;
+  return true;
+}
+
+bool ChunkDecoder::next_part() {
+  int64_t prev_t = cur_.t_ms;
+  if (!enter_next_part() || !next()) return false;
   if (cur_.t_ms <= prev_t)
     return fail("timestamp " + std::to_string(cur_.t_ms) + " not after " + std::to_string(prev_t) +
                 " (the previous part's last)");
   return true;
+}
+
+bool ChunkDecoder::peek_part(std::span<const uint8_t> rest, size_t left, PartPeek* out) {
+  size_t pos = 0;
+  uint64_t len = rest.size();
+  if (left > 1) {
+    if (!read_len(rest, pos, len) || len > rest.size() - pos) return false;
+  }
+  std::span<const uint8_t> part = rest.subspan(pos, len);
+  if (part.size() < kHeaderFixed + 1) return false;
+  out->count = (size_t{part[1]} << 8) | part[2];
+  uint64_t z = 0;
+  for (size_t i = 0; i < 10; ++i) {
+    if (kHeaderFixed + i >= part.size()) return false;
+    uint8_t b = part[kHeaderFixed + i];
+    z |= static_cast<uint64_t>(b & 0x7f) << (7 * i);
+    if (!(b & 0x80)) {
+      out->first_t = static_cast<int64_t>(unzigzag(z));
+      out->after = rest.subspan(pos + len);
+      return true;
+    }
+  }
+  return false;
 }
 
 Expected<ChunkDecoder> ChunkDecoder::open_part(std::span<const uint8_t> chunk) {
@@ -250,6 +280,37 @@ bool ChunkDecoder::read_xor_tail(uint64_t* x) {
 bool ChunkDecoder::seek(int64_t t_ms) {
   if (at_end_) return false;
   if (idx_ > 0 && cur_.t_ms >= t_ms) return true;
+  // Skip the group's parts that end before t_ms (the next part starts at or
+  // before it) by their headers alone: their samples count as produced,
+  // their bits are neither decoded nor checked.
+  if (group_left_ > 0) {
+    int64_t floor_t = idx_ > 0 ? cur_.t_ms : first_t_;
+    std::span<const uint8_t> rest = group_rest_;
+    size_t left = group_left_, before = done_before_ + count_, skipped = 0;
+    PartPeek peek;
+    struct {
+      std::span<const uint8_t> rest;
+      size_t left = 0, before = 0, skipped = 0;
+    } target;
+    while (left > 0 && peek_part(rest, left, &peek) && peek.first_t <= t_ms) {
+      if (peek.first_t <= floor_t)
+        return fail("part " + std::to_string(part_ + skipped + 2) + " starts at " + std::to_string(peek.first_t) +
+                    ", not after " + std::to_string(floor_t));
+      floor_t = peek.first_t;
+      target = {rest, left, before, skipped};
+      before += peek.count;
+      rest = peek.after;
+      --left;
+      ++skipped;
+    }
+    if (target.left > 0) {  // enter the last part that starts at or before t_ms
+      group_rest_ = target.rest;
+      group_left_ = target.left;
+      done_before_ = target.before - count_;
+      part_ += target.skipped;
+      if (!enter_next_part()) return false;
+    }
+  }
   while (next()) {
     if (cur_.t_ms >= t_ms) return true;
   }

@@ -67,11 +67,30 @@ class ChunkListIterator final : public storage::SeriesIterator {
   bool seek(int64_t t_ms) override {
     if (done_) return false;
     if (started_ && cur_.t_ms >= t_ms) return true;
+    t_ms = std::max(t_ms, mint_);
     // Skip whole chunks that end before t_ms without decoding them.
     if (!dec_ || left_ == 0 || data_->chunks[ci_ - 1].max_t < t_ms) {
       dec_.reset();
       while (ci_ < data_->chunks.size() && data_->chunks[ci_].max_t < t_ms) ++ci_;
     }
+    if (!dec_ && !open_next()) return finish();
+    // Inside the chunk, the decoder skips a group's parts that end before t_ms.
+    size_t before = dec_->position();
+    bool found = dec_->seek(t_ms);
+    size_t used = dec_->position() - before;
+    if (!found && !dec_->err().is_ok()) {
+      err_ = dec_->err();
+      return finish();
+    }
+    if (found && used <= left_) {
+      left_ -= used;
+      cur_ = dec_->at();
+      if (cur_.t_ms > maxt_) return finish();
+      started_ = true;
+      return true;
+    }
+    // The chunk holds nothing visible at or after t_ms: go on with the next ones.
+    dec_.reset();
     while (next()) {
       if (cur_.t_ms >= t_ms) return true;
     }

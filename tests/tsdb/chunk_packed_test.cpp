@@ -1,6 +1,7 @@
 // The packed (3) and group (4) chunk encodings: docs/format/chunk.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <functional>
@@ -425,6 +426,68 @@ TEST(ChunkGroup, PartsOfEveryEncodingDecodeAsOneChunk) {
   auto sealed = seal_chunk(*g);  // a group seals into one chunk
   ASSERT_TRUE(sealed.has_value());
   expect_samples(*sealed, all);
+}
+
+// seek() skips whole parts that end before the target (the next part starts at
+// or before it) without decoding them, and lands where a linear scan does.
+TEST(ChunkGroup, SeekSkipsPartsAndMatchesALinearScan) {
+  std::vector<std::vector<Sample>> chunks;
+  std::vector<std::vector<uint8_t>> bytes;
+  std::vector<Sample> all;
+  for (int p = 0; p < 6; ++p) {
+    auto s = regular(40 + 7 * p, int64_t{p} * 2000000, 15000, [p](size_t i) { return double(i * (p + 1)) / 4; });
+    bytes.push_back(p % 2 ? packed(s) : xor_int(s));
+    all.insert(all.end(), s.begin(), s.end());
+  }
+  std::vector<std::span<const uint8_t>> parts(bytes.begin(), bytes.end());
+  auto g = group_chunks(parts, nullptr);
+  ASSERT_TRUE(g.has_value()) << g.error();
+  std::vector<int64_t> targets = {-5, 0, 1, 14999, 15000, all.back().t_ms, all.back().t_ms + 1};
+  for (size_t i = 0; i < all.size(); i += 13) {
+    targets.push_back(all[i].t_ms);
+    targets.push_back(all[i].t_ms + 1);
+  }
+  for (int64_t t : targets) {
+    auto dec = ChunkDecoder::open(*g);
+    ASSERT_TRUE(dec.has_value());
+    auto want = std::lower_bound(all.begin(), all.end(), t, [](const Sample& s, int64_t x) { return s.t_ms < x; });
+    bool found = dec->seek(t);
+    ASSERT_EQ(found, want != all.end()) << t;
+    ASSERT_TRUE(dec->err().is_ok()) << t << ": " << dec->err().message();
+    if (!found) continue;
+    EXPECT_EQ(dec->at().t_ms, want->t_ms) << t;
+    EXPECT_EQ(dec->at().v, want->v) << t;
+    EXPECT_EQ(dec->position(), static_cast<size_t>(want - all.begin()) + 1) << t;
+    // next() goes on from there, across the remaining parts.
+    size_t n = 1;
+    while (dec->next()) {
+      ASSERT_EQ(dec->at().t_ms, (want + static_cast<ptrdiff_t>(n))->t_ms) << t;
+      ++n;
+    }
+    EXPECT_TRUE(dec->err().is_ok());
+    EXPECT_EQ(n, static_cast<size_t>(all.end() - want)) << t;
+  }
+  // A skipped part is not decoded: damage in part 2's bits does not reach a
+  // seek into part 4, while reading through part 2 reports it.
+  size_t off2 = 0;
+  {
+    std::vector<size_t> offsets;
+    ASSERT_TRUE(group_chunks(parts, &offsets).has_value());
+    off2 = offsets[1];
+  }
+  auto damaged = *g;
+  for (size_t k = bytes[1].size() / 2; k < bytes[1].size(); ++k) damaged[off2 + k] = 0xff;
+  auto skip = ChunkDecoder::open(damaged);
+  ASSERT_TRUE(skip.has_value());
+  ASSERT_TRUE(skip->seek(6000000)) << skip->err().message() << " size " << bytes[1].size();
+  EXPECT_EQ(skip->at().t_ms, 6000000);
+  EXPECT_FALSE(decode_chunk(damaged).has_value());
+  // Parts out of time order are still an error for seek.
+  auto late_first = *group_chunks(std::vector<std::span<const uint8_t>>{bytes[3], bytes[0]}, nullptr);
+  auto late = ChunkDecoder::open(late_first);
+  ASSERT_TRUE(late.has_value());
+  EXPECT_FALSE(late->seek(all.back().t_ms));
+  EXPECT_NE(late->err().message().find("not after"), std::string::npos) << late->err().message();
 }
 
 TEST(ChunkGroup, MalformedGroupsAreErrors) {
