@@ -101,11 +101,7 @@ bool read_series(const storage::Series& s, int64_t mint, int64_t maxt, std::vect
     err = it->err();
     return err.is_ok();
   }
-  do {
-    auto smp = it->at();
-    if (smp.t_ms > maxt) break;
-    out.push_back(smp);
-  } while (it->next());
+  it->append_until(maxt, out);
   err = it->err();
   return err.is_ok();
 }

@@ -5,12 +5,12 @@
 
 namespace llmon::storage {
 
-double stale_nan() {
-  return std::bit_cast<double>(kStaleNaNBits);
-}
-
-bool is_stale(double v) {
-  return std::bit_cast<uint64_t>(v) == kStaleNaNBits;
+void SeriesIterator::append_until(int64_t maxt_ms, std::vector<Sample>& out) {
+  do {
+    Sample s = at();
+    if (s.t_ms > maxt_ms) return;
+    out.push_back(s);
+  } while (next());
 }
 
 namespace {

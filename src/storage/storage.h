@@ -7,6 +7,7 @@
 // time. Errors are values (Status / Expected), never exceptions.
 #pragma once
 
+#include <bit>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -28,8 +29,12 @@ struct Sample {
 // when a series disappears from a scrape/collection. Other NaNs are ordinary
 // values; only this payload means "stale". Stores must keep the bits exactly.
 inline constexpr uint64_t kStaleNaNBits = 0x7ff0000000000002ull;
-double stale_nan();
-bool is_stale(double v);
+inline double stale_nan() {
+  return std::bit_cast<double>(kStaleNaNBits);
+}
+inline bool is_stale(double v) {
+  return std::bit_cast<uint64_t>(v) == kStaleNaNBits;
+}
 
 struct Label {
   std::string name;
@@ -117,6 +122,11 @@ class SeriesIterator {
   virtual Sample at() const = 0;
   // Why iteration stopped early (corrupt chunk...); ok at a normal end.
   virtual Status err() const = 0;
+  // Bulk read, after next()/seek() returned true: appends the current sample
+  // and every following one with t <= maxt_ms to `out`, in order. Afterwards
+  // only err() may be called (the position is unspecified). Stores override
+  // it to decode without a call per sample.
+  virtual void append_until(int64_t maxt_ms, std::vector<Sample>& out);
 };
 
 class Series {

@@ -110,6 +110,9 @@ class ChunkDecoder final : public storage::SeriesIterator {
   std::string describe() const;
 
   bool next() override;
+  // Decodes up to n next samples into out (as n calls of next() and at()
+  // would); returns how many. Fewer than n: the end, or an error (err()).
+  size_t next_many(storage::Sample* out, size_t n);
   // The first sample at or after t_ms. In a group, parts that end before
   // t_ms (the next part starts at or before it) are skipped without being
   // decoded, so a seek into a long group costs about one part's decoding.
@@ -139,6 +142,9 @@ class ChunkDecoder final : public storage::SeriesIterator {
   // Packed (chunk_packed.cpp): reads the parameters (and the first value).
   Status open_packed(std::span<const uint8_t> stream);
   bool next_packed();
+  // next_packed() for samples 2.. of a packed part, n <= count_ - idx_ at a time.
+  size_t next_packed_many(storage::Sample* out, size_t n);
+  bool packed_step(int64_t prev_t, int64_t* t_out);
   uint64_t packed_seq_value();
   bool read_value(bool first_bit_was_one);
   void trivial_value();

@@ -1,5 +1,6 @@
 // ChunkDecoder: docs/format/chunk.md. Never reads outside the chunk (BitReader
 // bounds every read); every malformed input ends in err().
+#include <algorithm>
 #include <bit>
 #include <string>
 
@@ -275,6 +276,20 @@ bool ChunkDecoder::read_xor_tail(uint64_t* x) {
   *x = bits << (64 - window_.lead - window_.sig);
   if (*x == 0) return fail("XOR of zero coded as a change");
   return true;
+}
+
+size_t ChunkDecoder::next_many(storage::Sample* out, size_t n) {
+  size_t k = 0;
+  while (k < n) {
+    if (encoding_ == Encoding::kPacked && idx_ > 0 && idx_ < count_) {
+      k += next_packed_many(out + k, std::min(n - k, count_ - idx_));
+      if (at_end_) break;  // failed
+      continue;
+    }
+    if (!next()) break;
+    out[k++] = cur_;
+  }
+  return k;
 }
 
 bool ChunkDecoder::seek(int64_t t_ms) {

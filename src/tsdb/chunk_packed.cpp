@@ -750,7 +750,7 @@ Status ChunkDecoder::open_packed(std::span<const uint8_t> stream) {
   return Status::ok();
 }
 
-uint64_t ChunkDecoder::packed_seq_value() {
+inline uint64_t ChunkDecoder::packed_seq_value() {
   packed::DecodeState& ps = packed_;
   switch (ps.seq) {
     case SeqMode::kForDelta:
@@ -776,13 +776,12 @@ uint64_t ChunkDecoder::packed_seq_value() {
   return 0;
 }
 
-bool ChunkDecoder::next_packed() {
+// One sample after the first (idx_ > 0): its timestamp into *t_out (checked
+// against prev_t) and its value into v_prev_bits_; false after fail().
+// Inlined into next_packed() and next_packed_many(): the bulk path decodes
+// without a call per sample and keeps the sample in registers.
+inline bool ChunkDecoder::packed_step(int64_t prev_t, int64_t* t_out) {
   packed::DecodeState& ps = packed_;
-  if (idx_ == 0) {
-    cur_ = {first_t_, std::bit_cast<double>(v_prev_bits_)};
-    ++idx_;
-    return true;
-  }
   uint64_t t;
   if (ps.t_left > 0) {
     --ps.t_left;
@@ -812,10 +811,36 @@ bool ChunkDecoder::next_packed() {
   }
   if (ps.r.failed()) return fail("bit stream ends in the sample");
   auto ts = static_cast<int64_t>(t);
-  if (ts <= cur_.t_ms) return fail("timestamp " + std::to_string(ts) + " not after " + std::to_string(cur_.t_ms));
-  cur_ = {ts, std::bit_cast<double>(v_prev_bits_)};
+  if (ts <= prev_t) return fail("timestamp " + std::to_string(ts) + " not after " + std::to_string(prev_t));
+  *t_out = ts;
   ++idx_;
   return true;
+}
+
+bool ChunkDecoder::next_packed() {
+  if (idx_ == 0) {
+    cur_ = {first_t_, std::bit_cast<double>(v_prev_bits_)};
+    ++idx_;
+    return true;
+  }
+  int64_t t;
+  if (!packed_step(cur_.t_ms, &t)) return false;
+  cur_ = {t, std::bit_cast<double>(v_prev_bits_)};
+  return true;
+}
+
+size_t ChunkDecoder::next_packed_many(storage::Sample* out, size_t n) {
+  int64_t prev = cur_.t_ms;
+  size_t k = 0;
+  for (; k < n; ++k) {
+    int64_t t;
+    if (!packed_step(prev, &t)) break;
+    out[k].t_ms = t;
+    out[k].v = std::bit_cast<double>(v_prev_bits_);
+    prev = t;
+  }
+  if (k > 0) cur_ = out[k - 1];
+  return k;
 }
 
 }  // namespace llmon::tsdb

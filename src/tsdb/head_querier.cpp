@@ -100,6 +100,39 @@ class ChunkListIterator final : public storage::SeriesIterator {
   Sample at() const override { return cur_; }
   Status err() const override { return err_; }
 
+  void append_until(int64_t maxt_ms, std::vector<Sample>& out) override {
+    maxt_ms = std::min(maxt_ms, maxt_);
+    if (done_ || !started_ || cur_.t_ms > maxt_ms) return;
+    out.push_back(cur_);
+    for (;;) {
+      if (!dec_ || left_ == 0) {
+        if (!open_next()) break;
+        continue;
+      }
+      // Decode straight into `out`, a batch at a time (a chunk may go on
+      // long past maxt), then cut at maxt.
+      size_t at = out.size(), want = std::min<size_t>(left_, 512);
+      out.resize(at + want);
+      size_t got = dec_->next_many(out.data() + at, want);
+      left_ -= got;
+      auto end = out.begin() + static_cast<ptrdiff_t>(at + got);
+      auto past = std::upper_bound(out.begin() + static_cast<ptrdiff_t>(at), end, maxt_ms,
+                                   [](int64_t t, const Sample& s) { return t < s.t_ms; });
+      out.erase(past, out.end());
+      if (!dec_->err().is_ok()) {
+        err_ = dec_->err();
+        break;
+      }
+      if (past != end) break;  // a sample after maxt_ms
+      if (got < want) {        // the decoder ended early without an error (cannot happen)
+        left_ = 0;
+        continue;
+      }
+      if (left_ == 0) dec_.reset();
+    }
+    finish();
+  }
+
  private:
   // Opens the next chunk. A persisted chunk that cannot be read or fails
   // its CRC is skipped (counted; docs/format/chunks.md), not fatal.

@@ -5,8 +5,11 @@
 // own location inside a group) and after a reopen (a group is one chunk).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "tsdb/chunk.h"
 #include "tsdb/chunk_store.h"
@@ -142,6 +145,70 @@ TEST(DbSeal, SealedSegmentsAreSmallerThanTheHeadChunks) {
   uint64_t dat = read_bytes(segment_data_path(dir.path() + "/chunks", 1)).size() - kSegmentHeaderSize;
   EXPECT_GT(dat, 0u);
   EXPECT_LT(dat * 2, head_bytes) << "sealed " << dat << " bytes, head chunks " << head_bytes;
+}
+
+}  // namespace
+}  // namespace llmon::tsdb
+
+namespace llmon::tsdb {
+namespace {
+
+// Reads through the query path's two ways, for windows starting and ending
+// inside persisted groups (their parts skipped by seek()), closed head
+// chunks and the open chunk: seek(mint) then next() sample by sample, and
+// seek(mint) then append_until(maxt) (the bulk path the engine uses). Both
+// give exactly the stored samples of [mint, maxt].
+TEST(DbSeal, BulkAndSampleBySampleReadsAgree) {
+  ScratchDir dir;
+  base::Logger log(base::LogLevel::kError);
+  base::ManualClock clock(0);
+  {
+    auto db = Db::open(options(dir.path()), log, clock);
+    ASSERT_TRUE(db.has_value()) << db.error();
+    ASSERT_NO_FATAL_FAILURE(append(**db, 0, 93));
+    ASSERT_TRUE((*db)->flush(true).is_ok());
+    ASSERT_TRUE((*db)->close().is_ok());
+  }
+  auto db = Db::open(options(dir.path()), log, clock);  // reopened: each series' history is one group
+  ASSERT_TRUE(db.has_value()) << db.error();
+  ASSERT_NO_FATAL_FAILURE(append(**db, 93, 131));
+  ASSERT_TRUE((*db)->flush().is_ok());  // some closed chunks persisted, the open one in memory
+  ASSERT_NO_FATAL_FAILURE(append(**db, 131, 137));
+  const std::vector<std::pair<int64_t, int64_t>> windows = {
+      {0, INT64_MAX},    {-5000, 3500},      {15'000, 15'000},   {15'001, 44'999},   {42'500, 95'000},
+      {89'000, 136'000}, {120'500, 200'000}, {136'000, 136'000}, {137'000, 150'000}, {55'000, 54'000}};
+  for (auto [mint, maxt] : windows) {
+    if (mint > maxt) continue;
+    auto q = (*db)->querier(mint, maxt);
+    ASSERT_TRUE(q.has_value()) << q.error();
+    auto set = (*q)->select(mint, maxt, {{storage::Matcher::Type::kEq, "__name__", kMetric}});
+    size_t series = 0;
+    while (set->next()) {
+      ++series;
+      const auto& s = set->at();
+      std::vector<storage::Sample> one, bulk;
+      auto a = s.iterator();
+      for (bool ok = a->seek(mint); ok && a->at().t_ms <= maxt; ok = a->next()) one.push_back(a->at());
+      ASSERT_TRUE(a->err().is_ok()) << a->err().message();
+      auto b = s.iterator();
+      if (b->seek(mint)) b->append_until(maxt, bulk);
+      ASSERT_TRUE(b->err().is_ok()) << b->err().message();
+      ASSERT_EQ(one.size(), bulk.size()) << s.labels().to_string() << " [" << mint << ", " << maxt << "]";
+      int i = std::stoi(std::string(s.labels().get("i")));
+      int64_t first = std::max<int64_t>(0, (mint + kStep - 1) / kStep), last = std::min<int64_t>(136, maxt / kStep);
+      ASSERT_EQ(bulk.size(), static_cast<size_t>(std::max<int64_t>(0, last - first + 1)));
+      for (size_t k = 0; k < bulk.size(); ++k) {
+        int64_t c = first + static_cast<int64_t>(k);
+        ASSERT_EQ(one[k].t_ms, bulk[k].t_ms);
+        ASSERT_EQ(bulk[k].t_ms, c * kStep);
+        ASSERT_EQ(std::bit_cast<uint64_t>(one[k].v), std::bit_cast<uint64_t>(bulk[k].v));
+        ASSERT_EQ(std::bit_cast<uint64_t>(bulk[k].v), std::bit_cast<uint64_t>(cycle_value(i, c)))
+            << "series " << i << " cycle " << c;
+      }
+    }
+    ASSERT_TRUE(set->err().is_ok());
+    EXPECT_EQ(series, maxt < 0 || mint > 136'000 ? 0u : static_cast<size_t>(kSeries)) << mint << " " << maxt;
+  }
 }
 
 }  // namespace
