@@ -10,16 +10,17 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <vector>
 
 namespace llmon::http {
 namespace {
 
 int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
       .count();
 }
 
@@ -74,6 +75,26 @@ void send_error(int fd, int status, const std::string& why) {
   res.body = std::to_string(status) + " " + std::string(reason_phrase(status)) + ": " + why + "\n";
   send_all(fd, response_head(res, false), &res.body);
 }
+
+// After an error answer to a request that may still be arriving: close our
+// side for writing and read (and drop) what the client still sends, for at
+// most kLingerMs, so closing does not reset the connection before the client
+// has read the answer (Go's closeWriteAndWait waits 500 ms likewise).
+constexpr int64_t kLingerMs = 500;
+void linger_close(int fd, int wake_fd) {
+  ::shutdown(fd, SHUT_WR);
+  const int64_t deadline = now_ms() + kLingerMs;
+  char sink[16384];
+  while (wait_readable(fd, wake_fd, deadline)) {
+    ssize_t n = ::recv(fd, sink, sizeof sink, 0);
+    if (n == 0 || (n < 0 && errno != EINTR)) return;
+  }
+}
+
+// recv() size while the head is coming, or a body of unknown remaining length.
+constexpr size_t kReadChunk = 64 * 1024;
+// A keep-alive connection's buffer above this gives its memory back between requests.
+constexpr size_t kKeepCapacity = 256 * 1024;
 
 }  // namespace
 
@@ -178,35 +199,59 @@ void Listener::serve(Conn* c) {
   const int fd = c->fd;
   std::string buf;
   buf.reserve(4096);
+  std::vector<char> chunk(kReadChunk);
   Request req;
   bool open = true;
   while (open && !stopping_.load()) {
     // Wait for the first byte of a request (idle), then for the rest of it.
     int64_t deadline = now_ms() + (buf.empty() ? opts_.idle_timeout_ms : opts_.request_timeout_ms);
-    ParseResult pr = parse_request(buf, limits_for(buf), req);
+    // The limits are the path's once the request line is in; parse_request
+    // resumes its search for the head's end, and is not called again while
+    // a body is still short: each byte is looked at a bounded number of times.
+    ParseLimits limits = opts_.limits;
+    bool have_limits = !opts_.body_limit;
+    size_t line_searched = 0;
+    auto parse = [&](size_t resume) {
+      if (!have_limits) {
+        if (buf.find('\n', line_searched) != std::string::npos) {
+          limits = limits_for(buf);
+          have_limits = true;
+        } else {
+          line_searched = buf.size();
+        }
+      }
+      return parse_request(buf, limits, req, resume);
+    };
+    ParseResult pr = parse(0);
     while (pr.state == ParseState::kNeedMore) {
       if (stopping_.load() || !wait_readable(fd, wake_fd_, deadline)) {
         if (!buf.empty() && !stopping_.load()) send_error(fd, 408, "request not received in time");
         open = false;
         break;
       }
-      char tmp[8192];
-      ssize_t n = ::recv(fd, tmp, sizeof tmp, 0);
+      // Read no further than the body's end when its length is known.
+      size_t want = chunk.size();
+      if (pr.need_bytes > buf.size()) want = std::min(want, pr.need_bytes - buf.size());
+      ssize_t n = ::recv(fd, chunk.data(), want, 0);
       if (n <= 0) {
         if (n < 0 && errno == EINTR) continue;
         open = false;
         break;
       }
-      if (buf.empty()) deadline = now_ms() + opts_.request_timeout_ms;
-      buf.append(tmp, static_cast<size_t>(n));
-      pr = parse_request(buf, limits_for(buf), req);
+      const size_t old_size = buf.size();
+      buf.append(chunk.data(), static_cast<size_t>(n));
+      if (old_size == 0) deadline = now_ms() + opts_.request_timeout_ms;
+      if (buf.size() < pr.need_bytes) continue;
+      pr = parse(pr.resume);
     }
     if (!open) break;
     if (pr.state == ParseState::kError) {
       send_error(fd, pr.error_status, pr.error);
+      linger_close(fd, wake_fd_);
       break;
     }
     buf.erase(0, pr.consumed);
+    if (buf.capacity() > kKeepCapacity && buf.size() < kKeepCapacity) std::string(buf).swap(buf);
     Response res;
     res.head_only = req.method == "HEAD";
     try {

@@ -1,5 +1,6 @@
 #include "http/request.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "base/strings.h"
@@ -15,7 +16,8 @@ bool iequals(std::string_view a, std::string_view b) {
 }
 
 bool is_token_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+  return std::isalnum(static_cast<unsigned char>(c)) ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
 }
 
 ParseResult fail(int status, std::string why) {
@@ -24,6 +26,17 @@ ParseResult fail(int status, std::string why) {
   r.error_status = status;
   r.error = std::move(why);
   return r;
+}
+
+// Where the head ends: the offset of the '\n' that ends its last line (or the
+// request line) and the length of the head with the empty line after it, or
+// npos. The search starts at `from` (a '\n' before it was looked at).
+std::pair<size_t, size_t> find_head_end(std::string_view buf, size_t from) {
+  for (size_t p = buf.find('\n', from); p != std::string_view::npos; p = buf.find('\n', p + 1)) {
+    if (p + 1 < buf.size() && buf[p + 1] == '\n') return {p, p + 2};
+    if (p + 2 < buf.size() && buf[p + 1] == '\r' && buf[p + 2] == '\n') return {p, p + 3};
+  }
+  return {std::string_view::npos, 0};
 }
 
 }  // namespace
@@ -40,23 +53,20 @@ bool Request::keep_alive() const {
   return !iequals(c, "close");
 }
 
-ParseResult parse_request(std::string_view buf, const ParseLimits& limits, Request& req) {
-  size_t end = buf.find("\r\n\r\n");
-  size_t term = 4;
+ParseResult parse_request(std::string_view buf, const ParseLimits& limits, Request& req, size_t resume) {
+  auto [end, head_len] = find_head_end(buf, std::min(resume, buf.size()));
   if (end == std::string_view::npos) {
-    // Tolerate bare LF line endings as RFC 9112 allows recipients to.
-    end = buf.find("\n\n");
-    term = 2;
-  }
-  if (end == std::string_view::npos) {
-    size_t first_line = buf.find('\n');
-    if (first_line == std::string_view::npos && buf.size() > limits.max_target_bytes + 32)
+    // Go's limit counts every byte of the head: once this many are in
+    // without its end, it cannot fit.
+    if (buf.size() >= limits.max_header_bytes) return fail(431, "request header too large");
+    if (buf.size() > limits.max_target_bytes + 32 && buf.find('\n') == std::string_view::npos)
       return fail(414, "request target too long");
-    if (buf.size() > limits.max_header_bytes)
-      return fail(first_line == std::string_view::npos ? 414 : 431, "request header too large");
-    return {};
+    ParseResult more;
+    // A '\n' in the last two bytes may still start the empty line.
+    more.resume = buf.size() >= 2 ? buf.size() - 2 : 0;
+    return more;
   }
-  if (end > limits.max_header_bytes) return fail(431, "request header too large");
+  if (head_len > limits.max_header_bytes) return fail(431, "request header too large");
 
   req = Request{};
   base::LineIterator lines(buf.substr(0, end));
@@ -113,8 +123,11 @@ ParseResult parse_request(std::string_view buf, const ParseLimits& limits, Reque
     if (*n > limits.max_body_bytes) return fail(413, "request body too large");
     body_len = static_cast<size_t>(*n);
   }
-  size_t head_len = end + term;
-  if (buf.size() < head_len + body_len) return {};
+  if (buf.size() < head_len + body_len) {
+    ParseResult more;
+    more.need_bytes = head_len + body_len;
+    return more;
+  }
   req.body.assign(buf.substr(head_len, body_len));
   ParseResult r;
   r.state = ParseState::kComplete;
@@ -124,22 +137,38 @@ ParseResult parse_request(std::string_view buf, const ParseLimits& limits, Reque
 
 std::string_view reason_phrase(int status) {
   switch (status) {
-    case 200: return "OK";
-    case 204: return "No Content";
-    case 400: return "Bad Request";
-    case 404: return "Not Found";
-    case 405: return "Method Not Allowed";
-    case 406: return "Not Acceptable";
-    case 408: return "Request Timeout";
-    case 411: return "Length Required";
-    case 413: return "Content Too Large";
-    case 414: return "URI Too Long";
-    case 422: return "Unprocessable Content";
-    case 431: return "Request Header Fields Too Large";
-    case 500: return "Internal Server Error";
-    case 501: return "Not Implemented";
-    case 503: return "Service Unavailable";
-    case 505: return "HTTP Version Not Supported";
+    case 200:
+      return "OK";
+    case 204:
+      return "No Content";
+    case 400:
+      return "Bad Request";
+    case 404:
+      return "Not Found";
+    case 405:
+      return "Method Not Allowed";
+    case 406:
+      return "Not Acceptable";
+    case 408:
+      return "Request Timeout";
+    case 411:
+      return "Length Required";
+    case 413:
+      return "Content Too Large";
+    case 414:
+      return "URI Too Long";
+    case 422:
+      return "Unprocessable Content";
+    case 431:
+      return "Request Header Fields Too Large";
+    case 500:
+      return "Internal Server Error";
+    case 501:
+      return "Not Implemented";
+    case 503:
+      return "Service Unavailable";
+    case 505:
+      return "HTTP Version Not Supported";
   }
   return "Unknown";
 }

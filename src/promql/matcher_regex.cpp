@@ -1,7 +1,10 @@
 // Label-matcher regular expressions at parse time: Prometheus compiles
 // "^(?:" + value + ")$" with Go's regexp (RE2 syntax) and reports its error
 // text; we compile the same pattern with RE2 and translate the error codes
-// to Go's messages.
+// to Go's messages. Go 1.19's parser (the Go Prometheus 2.42 is built with)
+// also refuses parse trees taller than 1000 nodes ("expression nests too
+// deeply", regexp/syntax maxHeight), which RE2 does not: go_regexp_height.cpp
+// follows Go's parser far enough to tell (docs/promql-compat.md).
 #include <re2/re2.h>
 
 #include "promql/go_regexp.h"
@@ -44,7 +47,9 @@ std::string_view go_error_text(RE2::ErrorCode code) {
     case RE2::ErrorBadNamedCapture:
       return "invalid named capture";
     case RE2::ErrorPatternTooLarge:
-      return "expression too large";
+      // Go 1.19 (Prometheus 2.42) reports its size limits so; "expression
+      // too large" (ErrLarge) came with Go 1.20.
+      return "regexp/syntax: internal error";
     default:
       return "regexp/syntax: internal error";
   }
@@ -59,17 +64,23 @@ RE2::Options options() {
 }  // namespace
 
 std::string regex_error(std::string_view value) {
+  const std::string pattern = anchored(value);
+  // Go's nesting limit, which RE2 lacks; Go meets it while parsing, so before
+  // any error later in the pattern.
+  if (std::string deep = go_regexp_nesting_error(pattern); !deep.empty()) return deep;
   // RE2 accepts \C (any byte); Go's regexp does not.
   for (size_t i = 0; i + 1 < value.size(); ++i) {
     if (value[i] != '\\') continue;
     if (value[i + 1] == 'C') return "error parsing regexp: invalid escape sequence: `\\C`";
     ++i;
   }
-  RE2 re(anchored(value), options());
+  RE2 re(pattern, options());
   if (re.ok()) return "";
+  // Too large for RE2's program budget: Go names the whole pattern with its
+  // size-limit error (RE2 gives no argument).
+  if (re.error_code() == RE2::ErrorPatternTooLarge) return go_regexp_error(re.error_code(), pattern);
   return go_regexp_error(re.error_code(), re.error_arg());
 }
-
 
 bool matches_empty(const storage::Matcher& m) {
   using T = storage::Matcher::Type;
@@ -103,9 +114,8 @@ bool is_legacy_label_name(std::string_view s) {
 namespace llmon::promql {
 
 std::string go_regexp_error(int re2_error_code, std::string_view arg) {
-  return "error parsing regexp: " +
-         std::string(internal::go_error_text(static_cast<RE2::ErrorCode>(re2_error_code))) + ": `" + std::string(arg) +
-         "`";
+  return "error parsing regexp: " + std::string(internal::go_error_text(static_cast<RE2::ErrorCode>(re2_error_code))) +
+         ": `" + std::string(arg) + "`";
 }
 
 }  // namespace llmon::promql

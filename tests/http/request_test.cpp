@@ -5,7 +5,9 @@
 namespace llmon::http {
 namespace {
 
-ParseResult parse(std::string_view s, Request& r, ParseLimits l = {}) { return parse_request(s, l, r); }
+ParseResult parse(std::string_view s, Request& r, ParseLimits l = {}) {
+  return parse_request(s, l, r);
+}
 
 TEST(ParseRequest, SimpleGet) {
   Request r;
@@ -57,10 +59,10 @@ TEST(ParseRequest, ErrorsCarryTheStatus) {
       {"POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n", 400},
       {"POST / HTTP/1.1\r\nContent-Length: 99999999999\r\n\r\n", 413},
       {"POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", 501},
-      {"GET /" + std::string(9000, 'a') + " HTTP/1.1\r\n\r\n", 414},
-      {"GET /" + std::string(9000, 'a'), 414},
-      {"GET / HTTP/1.1\r\nX: " + std::string(20000, 'b') + "\r\n", 431},
-      {"GET / HTTP/1.1\r\nX: " + std::string(9000, 'b') + "\r\n\r\n", 431},
+      {"GET /" + std::string(kGoMaxHeadBytes, 'a') + " HTTP/1.1\r\n\r\n", 431},
+      {"GET /" + std::string(kGoMaxHeadBytes, 'a'), 431},
+      {"GET / HTTP/1.1\r\nX: " + std::string(kGoMaxHeadBytes, 'b') + "\r\n", 431},
+      {"GET / HTTP/1.1\r\nX: " + std::string(kGoMaxHeadBytes, 'b') + "\r\n\r\n", 431},
       {std::string("GET /\x01 HTTP/1.1\r\n\r\n", 20), 400},
   };
   for (const auto& c : cases) {
