@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "notify/go_json.h"
@@ -109,6 +110,51 @@ void append_string_array(std::string& out, const std::vector<std::string>& items
     append_json_string(out, items[i]);
   }
   out += ']';
+}
+
+// A matrix point written through a pointer: the hot loop of a large range
+// query's answer (one std::string append per fragment costs a call each).
+// Writes at most kMaxPointBytes: '[' + timestamp (<= 24) + ',"' + value (<= 26:
+// "-0.000001234567890123456", "-1.2345678901234567e-308") + '"]'.
+constexpr size_t kMaxPointBytes = 64;
+
+char* write_timestamp(char* p, int64_t t_ms) {
+  uint64_t t = static_cast<uint64_t>(t_ms);
+  if (t_ms < 0) {
+    *p++ = '-';
+    t = 0 - t;
+  }
+  p = std::to_chars(p, p + 24, t / 1000).ptr;
+  uint64_t frac = t % 1000;
+  if (frac != 0) {
+    p[0] = '.';
+    p[1] = static_cast<char>('0' + frac / 100);
+    p[2] = static_cast<char>('0' + frac / 10 % 10);
+    p[3] = static_cast<char>('0' + frac % 10);
+    p += 4;
+  }
+  return p;
+}
+
+char* write_point(char* p, int64_t t_ms, double v) {
+  *p++ = '[';
+  p = write_timestamp(p, t_ms);
+  *p++ = ',';
+  *p++ = '"';
+  double abs = std::fabs(v);
+  if (abs < 9007199254740992.0 && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
+    p = std::to_chars(p, p + 24, static_cast<int64_t>(v)).ptr;  // counters, most gauges
+  } else if (abs >= 1e-6 && abs < 9007199254740992.0) {
+    p = std::to_chars(p, p + 32, v, std::chars_format::fixed).ptr;  // Go's digits (append_shortest_fixed)
+  } else {
+    std::string rest;  // -0, NaN, ±Inf, exponent forms, huge integers: rare
+    append_sample_value(rest, v);
+    std::memcpy(p, rest.data(), rest.size());
+    p += rest.size();
+  }
+  *p++ = '"';
+  *p++ = ']';
+  return p;
 }
 
 void append_point(std::string& out, int64_t t_ms, double v) {
@@ -249,10 +295,16 @@ void append_query_data(std::string& out, const promql::Value& value) {
             out += R"({"metric":)";
             append_labels(out, v[i].labels);
             out += R"(,"values":[)";
-            for (size_t k = 0; k < v[i].samples.size(); ++k) {
-              if (k) out += ',';
-              append_point(out, v[i].samples[k].t_ms, v[i].samples[k].v);
+            // Room for every point at once, then cut to what was written.
+            const auto& pts = v[i].samples;
+            const size_t base = out.size();
+            out.resize(base + pts.size() * (kMaxPointBytes + 1));
+            char* p = out.data() + base;
+            for (size_t k = 0; k < pts.size(); ++k) {
+              if (k) *p++ = ',';
+              p = write_point(p, pts[k].t_ms, pts[k].v);
             }
+            out.resize(static_cast<size_t>(p - out.data()));
             out += "]}";
           }
           out += ']';

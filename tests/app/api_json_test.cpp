@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <random>
 
 namespace llmon::app::api {
 namespace {
@@ -136,6 +138,54 @@ TEST(ApiJsonTest, QueryDataAsPrometheusWritesIt) {
   EXPECT_EQ(encode_query_data(m), R"({"resultType":"matrix","result":[{"metric":{"__name__":"foo_total","job":"node"},)"
                                   R"("values":[[1000,"10"],[1015,"25"],[1030,"+Inf"]]}]})");
   EXPECT_EQ(encode_query_data(promql::Matrix{}), R"({"resultType":"matrix","result":[]})");
+}
+
+// A matrix writes its points through a pointer (the fast path); each point
+// must read exactly as the same sample in a vector answer, which goes
+// through the string helpers, for every kind of value and timestamp.
+TEST(ApiJsonTest, MatrixPointsReadAsVectorPoints) {
+  const double specials[] = {0.0,
+                             -0.0,
+                             1,
+                             -1,
+                             0.5,
+                             1e-6,
+                             9.99e-7,
+                             -1e-7,
+                             1e21,
+                             9.999e20,
+                             123456789.125,
+                             9007199254740992.0,
+                             9007199254740993.0 * 4,
+                             -9007199254740991.0,
+                             0.1 + 0.2,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN(),
+                             std::numeric_limits<double>::denorm_min(),
+                             std::numeric_limits<double>::max(),
+                             -std::numeric_limits<double>::max()};
+  std::mt19937_64 rng(11);
+  promql::Matrix m(1);
+  std::string want = "[";
+  int64_t t = -5'000'123;
+  for (size_t i = 0; i < 3000; ++i) {
+    double v = i < std::size(specials)
+                   ? specials[i]
+                   : std::ldexp(static_cast<double>(static_cast<int64_t>(rng())), static_cast<int>(rng() % 140) - 100);
+    t += static_cast<int64_t>(rng() % 20000);
+    m[0].samples.push_back({t, v});
+    std::string one = encode_query_data(promql::Vector{{storage::Labels(), t, v}});
+    const std::string head = R"({"resultType":"vector","result":[{"metric":{},"value":)";
+    ASSERT_EQ(one.substr(0, head.size()), head);
+    if (i) want += ',';
+    want += one.substr(head.size(), one.size() - head.size() - 3);
+  }
+  want += ']';
+  const std::string got = encode_query_data(m);
+  const std::string head = R"({"resultType":"matrix","result":[{"metric":{},"values":)";
+  ASSERT_EQ(got.substr(0, head.size()), head);
+  EXPECT_EQ(got.substr(head.size(), got.size() - head.size() - 3), want);
 }
 
 TEST(ApiJsonTest, Envelopes) {
