@@ -823,7 +823,7 @@ bool ChunkDecoder::next_packed() {
     ++idx_;
     return true;
   }
-  int64_t t;
+  int64_t t = 0;
   if (!packed_step(cur_.t_ms, &t)) return false;
   cur_ = {t, std::bit_cast<double>(v_prev_bits_)};
   return true;
@@ -833,7 +833,7 @@ size_t ChunkDecoder::next_packed_many(storage::Sample* out, size_t n) {
   int64_t prev = cur_.t_ms;
   size_t k = 0;
   for (; k < n; ++k) {
-    int64_t t;
+    int64_t t = 0;
     if (!packed_step(prev, &t)) break;
     out[k].t_ms = t;
     out[k].v = std::bit_cast<double>(v_prev_bits_);
