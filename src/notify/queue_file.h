@@ -4,22 +4,9 @@
 // torn tail or corrupt bytes are skipped, counted and described, and every
 // record that still checks out is kept.
 //
-// File `<dir>/queue.log`:
-//   magic   8 bytes  "LLMDQ01\n"
-//   record* each:
-//     u32 body_length (LE, 1 .. kMaxRecordBody)
-//     u32 crc32c      (LE, CRC-32C/Castagnoli over the 4 length bytes then the body)
-//     body            body_length bytes, first byte the record type:
-//       1 job:     u64 id, i64 created_ms, u32 attempts, str target, str kind, str payload
-//       2 ack:     u64 id, u8 reason (1 delivered, 2 failed, 3 expired, 4 evicted)
-//       3 attempt: u64 id, u32 attempts (the job's failed attempts so far)
-//     str = u32 length + bytes; all integers little-endian; a body has no
-//     bytes after its last field.
-// A job is live until an ack with its id follows it. Ids grow within a file.
-// Corruption handling: a record whose length, checksum or body does not
-// check out starts a corrupt run; scanning resumes at the next offset where a
-// whole valid record starts (so one bad record does not take the ones after
-// it), and a run reaching the end of the file is a torn tail.
+// The format (magic, record framing with CRC-32C, the job / ack / attempt
+// bodies, how scanning repairs) is specified in docs/format/notify-queue.md;
+// keep the two in sync.
 #pragma once
 
 #include <cstdint>
