@@ -25,11 +25,12 @@ class Evaluator {
   size_t steps() const { return steps_; }
   int64_t step_time(size_t i) const { return start_ + static_cast<int64_t>(i) * interval_; }
 
+
+ private:
   // Checks the deadline and accounts `n` more samples held (throws when a
   // limit is exceeded).
   void charge(int64_t n);
 
- private:
   // Sample accounting as Prometheus 2.42 counts evaluator.currentSamples
   // (evaluator_limits.cpp). `before` is ctx.samples when the node started.
   //
