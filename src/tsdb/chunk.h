@@ -145,6 +145,10 @@ class ChunkDecoder final : public storage::SeriesIterator {
   // next_packed() for samples 2.. of a packed part, n <= count_ - idx_ at a time.
   size_t next_packed_many(storage::Sample* out, size_t n);
   bool packed_step(int64_t prev_t, int64_t* t_out);
+  // Inside a packed part past its first sample: decodes up to the first
+  // sample at or after t_ms without a call per sample (true: found, at()).
+  // False at the part's end (at() its last sample) or on failure (err()).
+  bool seek_in_packed_part(int64_t t_ms);
   uint64_t packed_seq_value();
   bool read_value(bool first_bit_was_one);
   void trivial_value();

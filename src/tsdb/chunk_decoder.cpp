@@ -326,10 +326,15 @@ bool ChunkDecoder::seek(int64_t t_ms) {
       if (!enter_next_part()) return false;
     }
   }
-  while (next()) {
+  for (;;) {
+    if (encoding_ == Encoding::kPacked && idx_ > 0 && idx_ < count_) {
+      if (seek_in_packed_part(t_ms)) return true;
+      if (at_end_) return false;  // failed
+      continue;                   // the part ended: next() goes on with the next one
+    }
+    if (!next()) return false;
     if (cur_.t_ms >= t_ms) return true;
   }
-  return false;
 }
 
 }  // namespace llmon::tsdb

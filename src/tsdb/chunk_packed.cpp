@@ -829,6 +829,22 @@ bool ChunkDecoder::next_packed() {
   return true;
 }
 
+bool ChunkDecoder::seek_in_packed_part(int64_t t_ms) {
+  int64_t prev = cur_.t_ms;
+  while (idx_ < count_) {
+    int64_t t = 0;
+    if (!packed_step(prev, &t)) return false;
+    prev = t;
+    if (t >= t_ms) {
+      cur_ = {t, std::bit_cast<double>(v_prev_bits_)};
+      return true;
+    }
+  }
+  cur_.t_ms = prev;  // the part's last sample (its value is not needed to go on)
+  cur_.v = std::bit_cast<double>(v_prev_bits_);
+  return false;
+}
+
 size_t ChunkDecoder::next_packed_many(storage::Sample* out, size_t n) {
   int64_t prev = cur_.t_ms;
   size_t k = 0;

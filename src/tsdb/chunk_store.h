@@ -95,9 +95,9 @@ struct SegmentInfo {
 
 struct ChunkStoreOptions {
   // A batch's consecutive chunks of one series are grouped under one index
-  // record while the group holds at most this many samples (a group is
-  // decoded from its start: this bounds a read like a 2 h chunk of 1 s data
-  // does). 0: no groups.
+  // record while the group holds at most this many samples (a read skips
+  // the parts before its start by their headers and decodes from a part's
+  // start). 0: no groups.
   size_t group_max_samples = 8192;
   // Version-2 (32-byte) index records in new segments; false: version 1.
   bool compact_index = true;
