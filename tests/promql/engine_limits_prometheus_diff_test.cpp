@@ -11,29 +11,24 @@
 // which is what "counts samples at the same points" means.
 //
 // Skipped (with the reason) when prometheus or promtool is not installed.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
+#include "app/api_client.h"
 #include "promql/engine.h"
 #include "support/http_client.h"
+#include "support/prometheus_process.h"
+#include "support/subprocess.h"
+#include "support/test_paths.h"
 #include "tsdb/head.h"
-
-extern char** environ;
 
 namespace llmon::promql {
 namespace {
@@ -43,67 +38,6 @@ constexpr int64_t kMaxSamples = 10000;
 // relative to its newest block, not to the clock).
 constexpr int64_t kEndS = 1699999200;
 constexpr int64_t kStartS = kEndS - 5 * 3600;
-
-std::string find_on_path(const std::string& name) {
-  const char* path = std::getenv("PATH");
-  std::stringstream ss(path ? path : "");
-  std::string dir;
-  while (std::getline(ss, dir, ':')) {
-    const std::string p = dir + "/" + name;
-    if (!dir.empty() && ::access(p.c_str(), X_OK) == 0) return p;
-  }
-  return "";
-}
-
-// Runs argv with stdout and stderr into log_path; returns the pid (or -1).
-pid_t spawn(const std::vector<std::string>& args, const std::string& log_path) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  return rc == 0 ? pid : -1;
-}
-
-// Waits for pid to exit (up to timeout); returns its exit status or -1.
-int wait_exit(pid_t pid, std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  int st = 0;
-  while (std::chrono::steady_clock::now() < deadline) {
-    pid_t r = ::waitpid(pid, &st, WNOHANG);
-    if (r == pid) return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    if (r < 0) return -1;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return -1;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string form_escape(const std::string& s) {
-  static const char* hex = "0123456789ABCDEF";
-  std::string out;
-  for (unsigned char c : s) {
-    if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
-      out += static_cast<char>(c);
-    } else {
-      out += '%';
-      out += hex[c >> 4];
-      out += hex[c & 15];
-    }
-  }
-  return out;
-}
 
 struct Case {
   std::string query;
@@ -175,48 +109,29 @@ Outcome from_llmon(const QueryResult& r) {
 class EngineLimitsPrometheusDiffTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    prometheus_ = find_on_path("prometheus");
-    promtool_ = find_on_path("promtool");
+    prometheus_ = llmon::testing::find_program("prometheus");
+    promtool_ = llmon::testing::find_program("promtool");
     if (prometheus_.empty() || promtool_.empty()) GTEST_SKIP() << "prometheus/promtool not installed";
     std::string t = ::testing::TempDir() + "llmon_limits_diff_XXXXXX";
     ASSERT_NE(::mkdtemp(t.data()), nullptr);
     dir_ = t;
     write_data();
-    pid_t tool = spawn({promtool_, "tsdb", "create-blocks-from", "openmetrics", dir_ + "/data.om", dir_ + "/blocks"},
-                       dir_ + "/promtool.log");
+    const pid_t tool = llmon::testing::spawn(
+        {promtool_, "tsdb", "create-blocks-from", "openmetrics", dir_ + "/data.om", dir_ + "/blocks"},
+        dir_ + "/promtool.log");
     ASSERT_GT(tool, 0);
-    ASSERT_EQ(wait_exit(tool, std::chrono::seconds(120)), 0) << read_file(dir_ + "/promtool.log");
+    const int tool_exit = llmon::testing::wait_exit(tool, std::chrono::seconds(120));
+    if (tool_exit < 0) llmon::testing::stop_process(tool, std::chrono::seconds(5));  // still running: end it
+    ASSERT_EQ(tool_exit, 0) << llmon::testing::read_text(dir_ + "/promtool.log");
     std::ofstream(dir_ + "/prometheus.yml") << "global:\n  evaluation_interval: 1m\n";
-    // A port free when asked; Prometheus failing to bind it shows in its log.
-    port_ = llmon::testing::free_tcp_port();
-    ASSERT_GT(port_, 0);
-    prom_pid_ =
-        spawn({prometheus_, "--config.file=" + dir_ + "/prometheus.yml", "--storage.tsdb.path=" + dir_ + "/blocks",
-               "--web.listen-address=127.0.0.1:" + std::to_string(port_),
-               "--query.max-samples=" + std::to_string(kMaxSamples), "--log.level=warn"},
-              dir_ + "/prometheus.log");
-    ASSERT_GT(prom_pid_, 0);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    bool ready = false;
-    while (!ready && std::chrono::steady_clock::now() < deadline) {
-      ready = llmon::testing::http_request(port_, "GET", "/-/ready", {}, 1000).status == 200;
-      if (!ready) {
-        ASSERT_EQ(::waitpid(prom_pid_, nullptr, WNOHANG), 0) << "prometheus exited:\n"
-                                                             << read_file(dir_ + "/prometheus.log");
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-    }
-    ASSERT_TRUE(ready) << read_file(dir_ + "/prometheus.log");
+    const Status started =
+        prometheus_process_.start(prometheus_, dir_ + "/prometheus.yml", dir_ + "/blocks",
+                                  {"--query.max-samples=" + std::to_string(kMaxSamples), "--log.level=warn"}, dir_);
+    ASSERT_TRUE(started.is_ok()) << started.message();
   }
 
   void TearDown() override {
-    if (prom_pid_ > 0) {
-      ::kill(prom_pid_, SIGTERM);
-      if (wait_exit(prom_pid_, std::chrono::seconds(30)) < 0) {
-        ::kill(prom_pid_, SIGKILL);
-        ::waitpid(prom_pid_, nullptr, 0);
-      }
-    }
+    prometheus_process_.stop();
     if (!dir_.empty()) {
       std::error_code ec;
       std::filesystem::remove_all(dir_, ec);
@@ -248,7 +163,7 @@ class EngineLimitsPrometheusDiffTest : public ::testing::Test {
   }
 
   Outcome ask_prometheus(const Case& c) {
-    std::string body = "stats=all&query=" + form_escape(c.query);
+    std::string body = "stats=all&query=" + app::api::url_encode(c.query);
     std::string path = "/api/v1/query";
     if (c.step_s == 0) {
       body += "&time=" + std::to_string(c.start_s);
@@ -261,7 +176,7 @@ class EngineLimitsPrometheusDiffTest : public ::testing::Test {
                       " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                       "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
                       std::to_string(body.size()) + "\r\n\r\n" + body;
-    auto r = llmon::testing::http_raw(port_, raw, false, 60000);
+    auto r = llmon::testing::http_raw(prometheus_process_.port(), raw, false, 60000);
     Outcome o;
     if (!r.error.empty()) {
       o.error = "transport: " + r.error;
@@ -281,8 +196,7 @@ class EngineLimitsPrometheusDiffTest : public ::testing::Test {
   }
 
   std::string prometheus_, promtool_, dir_;
-  int port_ = 0;
-  pid_t prom_pid_ = -1;
+  llmon::testing::PrometheusProcess prometheus_process_;
   tsdb::Head head_;
 };
 

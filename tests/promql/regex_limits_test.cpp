@@ -7,30 +7,22 @@
 // promql::go_regexp_nesting_error follows Go's parser to find it.
 // The differential test asks a real `prometheus` on 127.0.0.1 (skipped, with
 // the reason, when it is not installed).
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdlib.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "app/api_client.h"
 #include "promql/go_regexp.h"
 #include "promql/parser.h"
 #include "support/http_client.h"
+#include "support/prometheus_process.h"
 #include "support/test_paths.h"
-
-extern char** environ;
 
 namespace llmon::promql {
 namespace {
@@ -151,27 +143,6 @@ TEST(GoRegexpLimits, RepeatCountsAndSize) {
 
 // ---- Differential: the same selectors against a real Prometheus 2.42 ----
 
-pid_t spawn(const std::vector<std::string>& args, const std::string& log_path) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_adddup2(&fa, 1, 2);
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  pid_t pid = -1;
-  int rc = ::posix_spawn(&pid, argv[0], &fa, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  return rc == 0 ? pid : -1;
-}
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
 class RegexLimitsPrometheusDiffTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -181,39 +152,13 @@ class RegexLimitsPrometheusDiffTest : public ::testing::Test {
     ASSERT_NE(::mkdtemp(t.data()), nullptr);
     dir_ = t;
     std::ofstream(dir_ + "/prometheus.yml") << "global: {}\n";
-    port_ = llmon::testing::free_tcp_port();
-    ASSERT_GT(port_, 0);
-    pid_ = spawn({prometheus, "--config.file=" + dir_ + "/prometheus.yml", "--storage.tsdb.path=" + dir_ + "/data",
-                  "--web.listen-address=127.0.0.1:" + std::to_string(port_), "--log.level=warn"},
-                 dir_ + "/prometheus.log");
-    ASSERT_GT(pid_, 0);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
-    bool ready = false;
-    while (!ready && std::chrono::steady_clock::now() < deadline) {
-      ready = llmon::testing::http_request(port_, "GET", "/-/ready", {}, 1000).status == 200;
-      if (!ready) {
-        ASSERT_EQ(::waitpid(pid_, nullptr, WNOHANG), 0) << "prometheus exited:\n"
-                                                        << read_text(dir_ + "/prometheus.log");
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-    }
-    ASSERT_TRUE(ready) << read_text(dir_ + "/prometheus.log");
+    const Status started =
+        prometheus_.start(prometheus, dir_ + "/prometheus.yml", dir_ + "/data", {"--log.level=warn"}, dir_);
+    ASSERT_TRUE(started.is_ok()) << started.message();
   }
 
   void TearDown() override {
-    if (pid_ > 0) {
-      ::kill(pid_, SIGTERM);
-      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
-      int st = 0;
-      while (::waitpid(pid_, &st, WNOHANG) == 0) {
-        if (std::chrono::steady_clock::now() > deadline) {
-          ::kill(pid_, SIGKILL);
-          ::waitpid(pid_, &st, 0);
-          break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    }
+    prometheus_.stop();
     if (!dir_.empty()) {
       std::error_code ec;
       std::filesystem::remove_all(dir_, ec);
@@ -224,7 +169,7 @@ class RegexLimitsPrometheusDiffTest : public ::testing::Test {
   // without the API's `invalid parameter "query": ` (bad_data only).
   std::string prometheus_answer(std::string_view value) {
     const std::string body = "query=" + app::api::url_encode(selector(value)) + "&time=100";
-    auto r = llmon::testing::http_raw(port_,
+    auto r = llmon::testing::http_raw(prometheus_.port(),
                                       "POST /api/v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                                       "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +
                                           std::to_string(body.size()) + "\r\n\r\n" + body,
@@ -239,8 +184,7 @@ class RegexLimitsPrometheusDiffTest : public ::testing::Test {
   }
 
   std::string dir_;
-  int port_ = 0;
-  pid_t pid_ = -1;
+  llmon::testing::PrometheusProcess prometheus_;
 };
 
 TEST_F(RegexLimitsPrometheusDiffTest, SameAnswersAsPrometheus) {
