@@ -3,10 +3,11 @@
 # machine, same run (issue 5, "Benchmarks"; docs/performance.md "PromQL: side by side with
 # Prometheus (issue 5)").
 #
-#   bench/promql_compare.sh [--out FILE] [--runs N] [--warmup N] [--hours H] [--only TEXT] [--keep]
+#   bench/promql_compare.sh [--out FILE] [--runs N] [--warmup N] [--hours H] [--step-s S] [--instant]
+#                           [--only TEXT] [--keep]
 #
 #   1. bench/promql_data.py (built on the differential test's tests/promql/diff/gen_data.py) writes
-#      one GPU host's history, 24 h at 15 s by default: node_exporter-like (16 CPUs x 8 modes, 4
+#      one GPU host's history, 24 h (--hours) at 15 s (--step-s) by default: node_exporter-like (16 CPUs x 8 modes, 4
 #      NICs, 3 disks, memory), 8 GPUs x 8 DCGM fields, a 12-bucket step-time histogram.
 #   2. The same samples go into both stores as in tests/integration/promql_diff_test.sh:
 #      `promtool tsdb create-blocks-from openmetrics` for Prometheus, `llmon tsdb import` for llmon
@@ -20,7 +21,9 @@
 #      timed ones per server, interleaved; checks both answer the same series and points;
 #      records CPU time and peak RSS (VmHWM) of each server; adds llmon's parse throughput from
 #      $BENCH_BIN/promql_bench --benchmark_filter=BM_Parse when that binary exists. Prints a
-#      Markdown table; JSON results go to --out.
+#      Markdown table; JSON results go to --out. --instant: instant queries (/api/v1/query) at the
+#      data's end instead of the ranges (e.g. --hours 2 --step-s 1 --instant: rules and Grafana's
+#      instant queries over 1 s data).
 #   Takes ~3 min on the 2-core VM (data and both stores 30 s, Prometheus's compaction ~70 s,
 #   timing ~1 min, BM_Parse ~30 s). Exit status: 0 done, 1 the servers' answers differ in shape or a step
 #   failed, 2 usage.
@@ -40,7 +43,7 @@ BENCH_BIN="${BENCH_BIN:-$REPO/build/bench}"
 PROMETHEUS="${PROMETHEUS:-prometheus}"
 PROMTOOL="${PROMTOOL:-promtool}"
 
-OUT="" RUNS=20 WARMUP=3 HOURS=24 ONLY="" KEEP=0
+OUT="" RUNS=20 WARMUP=3 HOURS=24 STEP_S=15 INSTANT="" ONLY="" KEEP=0
 usage() {
   awk 'NR > 1 && !/^#/ {exit} NR > 1' "$0" >&2
   exit 2
@@ -55,6 +58,9 @@ while [[ $# -gt 0 ]]; do
   --warmup=*) WARMUP="${1#*=}"; shift ;;
   --hours) HOURS="${2:?}"; shift 2 ;;
   --hours=*) HOURS="${1#*=}"; shift ;;
+  --step-s) STEP_S="${2:?}"; shift 2 ;;
+  --step-s=*) STEP_S="${1#*=}"; shift ;;
+  --instant) INSTANT=1; shift ;;
   --only) ONLY="${2:?}"; shift 2 ;;
   --only=*) ONLY="${1#*=}"; shift ;;
   --keep) KEEP=1; shift ;;
@@ -159,7 +165,7 @@ wait_prometheus_compaction() {
 # 1. Data: ends on a whole minute, 2 minutes ago (inside both servers' retention).
 END_S=$(($(date +%s) / 60 * 60 - 120))
 log "data: $HOURS h ending at $END_S"
-python3 "$HERE/promql_data.py" --end "$END_S" --hours "$HOURS" --openmetrics "$SCRATCH/data.om" \
+python3 "$HERE/promql_data.py" --end "$END_S" --hours "$HOURS" --step-s "$STEP_S" --openmetrics "$SCRATCH/data.om" \
   --prom "$SCRATCH/data.prom" --meta "$SCRATCH/data.json"
 SAMPLES="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["samples"])' "$SCRATCH/data.json")"
 
@@ -202,7 +208,7 @@ PARSE_BENCH=""
 rc=0
 python3 "$HERE/promql_latency.py" --llmon "$llmon_URL" --llmon-pid "$llmon_PID" \
   --prometheus "$prometheus_URL" --prometheus-pid "$prometheus_PID" --end "$END_S" --runs "$RUNS" \
-  --warmup "$WARMUP" ${ONLY:+--only "$ONLY"} --meta "$SCRATCH/data.json" ${PARSE_BENCH:+--parse-bench "$PARSE_BENCH"} \
+  --warmup "$WARMUP" ${INSTANT:+--instant} ${ONLY:+--only "$ONLY"} --meta "$SCRATCH/data.json" ${PARSE_BENCH:+--parse-bench "$PARSE_BENCH"} \
   --note "llmon=$("$LLMON" version 2>&1 | head -1)" --note "prometheus=$("$PROMETHEUS" --version 2>&1 | head -1)" \
   --note "git=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo '?')" \
   --note "nice=$(nice)" --note "du=$(tr '\t\n' '= ' <"$SCRATCH/du.txt")" --out "$OUT" || rc=$?

@@ -90,9 +90,11 @@ class Server:
 
 
 def post(server, form, timeout_s):
-    """POSTs the form to /api/v1/query_range; returns (seconds, HTTP status, body)."""
+    """POSTs the form to /api/v1/query_range (/api/v1/query when it has no "step"); returns
+    (seconds, HTTP status, body)."""
     data = urllib.parse.urlencode(form).encode()
-    req = urllib.request.Request(server.url + "/api/v1/query_range", data=data,
+    path = "/api/v1/query_range" if "step" in form else "/api/v1/query"
+    req = urllib.request.Request(server.url + path, data=data,
                                  headers={"Content-Type": "application/x-www-form-urlencoded"})
     t0 = time.perf_counter()
     try:
@@ -106,21 +108,22 @@ def post(server, form, timeout_s):
 
 
 def shape(body):
-    """(series, points, {labels: {t: v}}) of a matrix answer; raises ValueError on anything else."""
+    """(series, points, {labels: {t: v}}) of a matrix or vector answer; raises ValueError on anything else."""
     doc = json.loads(body)
     if doc.get("status") != "success":
         raise ValueError("%s: %s" % (doc.get("errorType"), doc.get("error")))
     data = doc["data"]
-    if data.get("resultType") != "matrix":
-        raise ValueError("resultType %s, not matrix" % data.get("resultType"))
+    if data.get("resultType") not in ("matrix", "vector"):
+        raise ValueError("resultType %s, not matrix or vector" % data.get("resultType"))
     series = {}
     points = 0
     for s in data["result"]:
         key = tuple(sorted(s["metric"].items()))
         if key in series:
             raise ValueError("duplicate series %s" % (key,))
-        series[key] = {float(t): float(v) for t, v in s.get("values", [])}
-        points += len(s.get("values", []))
+        values = s.get("values", [s["value"]] if "value" in s else [])
+        series[key] = {float(t): float(v) for t, v in values}
+        points += len(values)
     return len(series), points, series
 
 
@@ -163,7 +166,10 @@ def summary(xs):
 
 
 def bench_one(servers, query, rng_name, span_s, step_s, end_s, args):
-    form = {"query": query, "start": "%d" % (end_s - span_s), "end": "%d" % end_s, "step": "%d" % step_s}
+    if step_s == 0:  # an instant query at end_s
+        form = {"query": query, "time": "%d" % end_s}
+    else:
+        form = {"query": query, "start": "%d" % (end_s - span_s), "end": "%d" % end_s, "step": "%d" % step_s}
     res = {"query": query, "range": rng_name, "start": end_s - span_s, "end": end_s, "step_s": step_s}
     hwm_reset = all([s.reset_hwm() for s in servers])
     first = {}
@@ -260,6 +266,8 @@ def main():
     ap.add_argument("--warmup", type=int, default=3, help="untimed requests per server first")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds one request may take")
     ap.add_argument("--only", help="run only queries containing this text")
+    ap.add_argument("--instant", action="store_true",
+                    help="instant queries (/api/v1/query at --end) instead of the 2 h and 24 h ranges")
     ap.add_argument("--meta", help="promql_data.py's JSON summary, copied into the results")
     ap.add_argument("--parse-bench", help="llmon's promql_bench binary (BM_Parse)")
     ap.add_argument("--note", action="append", default=[], help="KEY=VALUE added to the results' environment")
@@ -281,7 +289,7 @@ def main():
     for q in QUERIES:
         if args.only and args.only not in q:
             continue
-        for rng_name, span_s, step_s in RANGES:
+        for rng_name, span_s, step_s in ([("instant", 0, 0)] if args.instant else RANGES):
             for s in servers:
                 if not s.alive():
                     raise SystemExit("%s (pid %d) is gone" % (s.name, s.pid))
