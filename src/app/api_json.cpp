@@ -295,16 +295,16 @@ void append_query_data(std::string& out, const promql::Value& value) {
             out += R"({"metric":)";
             append_labels(out, v[i].labels);
             out += R"(,"values":[)";
-            // Room for every point at once, then cut to what was written.
+            // Each point is formatted in a small buffer and appended in one go
+            // (the answer's room was reserved above, so this rarely grows it).
             const auto& pts = v[i].samples;
-            const size_t base = out.size();
-            out.resize(base + pts.size() * (kMaxPointBytes + 1));
-            char* p = out.data() + base;
+            char buf[kMaxPointBytes + 1];
             for (size_t k = 0; k < pts.size(); ++k) {
+              char* p = buf;
               if (k) *p++ = ',';
               p = write_point(p, pts[k].t_ms, pts[k].v);
+              out.append(buf, static_cast<size_t>(p - buf));
             }
-            out.resize(static_cast<size_t>(p - out.data()));
             out += "]}";
           }
           out += ']';

@@ -198,19 +198,70 @@ void for_each_lane_sample(std::span<const SampleSpan> windows, Step step) {
 
 }  // namespace
 
+namespace {
+
+// Two doubles in one SSE2 register (x86-64's baseline; GCC vector extensions
+// elsewhere): IEEE +, -, / on them round exactly as the scalar operations, so
+// the results stay bit for bit; the divider takes two lanes at once.
+using V2 = double __attribute__((vector_size(16)));
+using M2 = long long __attribute__((vector_size(16)));
+
+inline V2 vabs(V2 x) {
+  return x < 0 ? -x : x;  // only compared: the sign of a NaN does not matter
+}
+
+// One avg_over_time step on two lanes whose mean is finite (so 2.42's
+// infinite-mean rule does not apply): kahan_sum_inc(v/n - mean/n, mean, c).
+// Returns whether a new mean is infinite.
+inline bool avg_step2(V2& mean, V2& c, V2 v, V2 n) {
+  V2 inc = v / n - mean / n;
+  V2 t = mean + inc;
+  M2 big = vabs(mean) >= vabs(inc);
+  V2 lost = big ? (mean - t) + inc : (inc - t) + mean;
+  M2 inf = (t == __builtin_inf()) | (t == -__builtin_inf());
+  c = inf ? V2{0, 0} : c + lost;
+  mean = t;
+  return inf[0] || inf[1];
+}
+
+}  // namespace
+
 void avg_over_time_lanes(std::span<const SampleSpan> windows, double* out) {
   static_assert(kLanes == 4);
   double mean[kLanes] = {}, c[kLanes] = {}, count[kLanes] = {};
-  for_each_lane_sample(windows, [&](size_t l, double v) {
-    count[l]++;
-    if (std::isinf(mean[l])) {  // as avg_over_time
-      if (std::isinf(v) && (mean[l] > 0) == (v > 0)) return;
-      if (!std::isinf(v) && !std::isnan(v)) return;
+  // The samples every lane has, two lanes to a register, while the means are
+  // finite; the rest (and everything after an infinite mean) lane by lane.
+  size_t start = 0;
+  if (windows.size() == kLanes) {
+    size_t common = windows[0].size();
+    for (const auto& w : windows) common = std::min(common, w.size());
+    V2 m01 = {0, 0}, m23 = {0, 0}, c01 = {0, 0}, c23 = {0, 0}, n = {0, 0};
+    size_t j = 0;
+    while (j < common) {
+      n += 1.0;
+      V2 x01 = {windows[0][j].v, windows[1][j].v}, x23 = {windows[2][j].v, windows[3][j].v};
+      bool inf = avg_step2(m01, c01, x01, n);
+      inf |= avg_step2(m23, c23, x23, n);
+      ++j;
+      if (inf) break;
     }
-    kahan_sum_inc(v / count[l] - mean[l] / count[l], mean[l], c[l]);
-  });
-  for (size_t l = 0; l < windows.size() && l < kLanes; ++l)
+    mean[0] = m01[0], mean[1] = m01[1], mean[2] = m23[0], mean[3] = m23[1];
+    c[0] = c01[0], c[1] = c01[1], c[2] = c23[0], c[3] = c23[1];
+    for (double& k : count) k = static_cast<double>(j);
+    start = j;
+  }
+  for (size_t l = 0; l < windows.size() && l < kLanes; ++l) {
+    for (size_t j = start; j < windows[l].size(); ++j) {
+      double v = windows[l][j].v;
+      count[l]++;
+      if (std::isinf(mean[l])) {  // as avg_over_time
+        if (std::isinf(v) && (mean[l] > 0) == (v > 0)) continue;
+        if (!std::isinf(v) && !std::isnan(v)) continue;
+      }
+      kahan_sum_inc(v / count[l] - mean[l] / count[l], mean[l], c[l]);
+    }
     out[l] = windows[l].empty() ? kNaN : std::isinf(mean[l]) ? mean[l] : mean[l] + c[l];
+  }
 }
 
 void sum_over_time_lanes(std::span<const SampleSpan> windows, double* out) {
