@@ -5,13 +5,12 @@
 // payload it sends for the firing and then the resolved group is the one
 // render_webhook_payload() produces for the same alerts, byte for byte.
 // Skipped, with the reason, when the binary is not installed.
-#include <fcntl.h>
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -19,6 +18,7 @@
 #include "notify/delivery_receiver.h"
 #include "notify/go_json.h"
 #include "notify/webhook.h"
+#include "support/subprocess.h"
 
 namespace llmon::notify {
 namespace {
@@ -32,21 +32,11 @@ constexpr const char* kAlertmanager = "/usr/bin/prometheus-alertmanager";
 // The Alertmanager we started; stopped (and reaped) when it goes out of scope.
 class Process {
  public:
-  Process(const std::vector<std::string>& args, const std::string& log_path) {
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    const int log_fd = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      ::dup2(log_fd, 1);
-      ::dup2(log_fd, 2);
-      ::execv(argv[0], argv.data());
-      ::_exit(127);
-    }
-    ::close(log_fd);
-  }
+  Process(const std::vector<std::string>& args, const std::string& log_path)
+      : pid_(llmon::testing::spawn(args, log_path)) {}
   ~Process() { stop(); }
+  Process(const Process&) = delete;
+  Process& operator=(const Process&) = delete;
   pid_t pid() const { return pid_; }
   bool running() {
     if (pid_ <= 0) return false;
@@ -54,14 +44,7 @@ class Process {
     return ::waitpid(pid_, &status, WNOHANG) == 0;
   }
   void stop() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    int status;
-    const bool exited = eventually([&] { return ::waitpid(pid_, &status, WNOHANG) == pid_; }, 10000);
-    if (!exited) {
-      ::kill(pid_, SIGKILL);
-      ::waitpid(pid_, &status, 0);
-    }
+    llmon::testing::stop_process(pid_, std::chrono::seconds(10));
     pid_ = -1;
   }
 
@@ -72,11 +55,6 @@ class Process {
 int free_port() {
   Receiver probe;  // binds 127.0.0.1:0; the port is free again once it closes
   return probe.port();
-}
-
-std::string read_all(const std::string& path) {
-  std::ifstream f(path);
-  return std::string(std::istreambuf_iterator<char>(f), {});
 }
 
 int64_t now_ms() {
@@ -143,7 +121,7 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
         return r && r->status == 200;
       },
       30000);
-  ASSERT_TRUE(ready) << "Alertmanager did not become ready; log:\n" << read_all(log_path);
+  ASSERT_TRUE(ready) << "Alertmanager did not become ready; log:\n" << llmon::testing::read_text(log_path);
 
   DeliveryQueueOptions qopts;
   qopts.dir = dir.path() + "/queue";
@@ -181,7 +159,7 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
         return listed.is_array() && listed.size() == 2;
       },
       15000);
-  ASSERT_TRUE(shown) << "GET /api/v2/alerts: " << listed.dump() << "\nlog:\n" << read_all(log_path);
+  ASSERT_TRUE(shown) << "GET /api/v2/alerts: " << listed.dump() << "\nlog:\n" << llmon::testing::read_text(log_path);
   for (const auto& a : listed) {
     EXPECT_EQ(a["labels"]["cluster"], "test");
     EXPECT_EQ(a["labels"]["severity"], "page");
@@ -199,8 +177,9 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
     }
     return "";
   };
-  ASSERT_TRUE(eventually([&] { return !find_request("firing").empty(); }, 15000)) << "no firing notification; log:\n"
-                                                                                  << read_all(log_path);
+  ASSERT_TRUE(eventually([&] { return !find_request("firing").empty(); }, 15000))
+      << "no firing notification; log:\n"
+      << llmon::testing::read_text(log_path);
   const std::string theirs_firing = find_request("firing");
   const auto tf = nlohmann::json::parse(theirs_firing);
   ASSERT_EQ(tf["alerts"].size(), 2u) << theirs_firing;
@@ -230,7 +209,7 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
   (*notifier)->send(resend);
   ASSERT_TRUE(eventually([&] { return !find_request("resolved").empty(); }, 15000))
       << "no resolved notification; log:\n"
-      << read_all(log_path);
+      << llmon::testing::read_text(log_path);
   const std::string theirs_resolved = find_request("resolved");
   const auto tr = nlohmann::json::parse(theirs_resolved);
   ours.alerts = in_payload_order(alerts, tr);
@@ -250,7 +229,7 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
   ASSERT_EQ(m.alertmanagers.size(), 1u);
   EXPECT_EQ(m.alertmanagers[0].sent_total, 4u);
   EXPECT_EQ(m.alertmanagers[0].errors_total, 0u);
-  EXPECT_TRUE(am.running()) << read_all(log_path);
+  EXPECT_TRUE(am.running()) << llmon::testing::read_text(log_path);
   notifier->reset();
   queue->reset();
   am.stop();

@@ -7,13 +7,10 @@
 #pragma once
 
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -23,12 +20,12 @@
 #include <fstream>
 #include <functional>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "support/http_client.h"
+#include "support/subprocess.h"
 
 namespace llmon::notify::amtest {
 
@@ -176,34 +173,21 @@ class Alertmanager {
                                      "--web.listen-address=127.0.0.1:" + std::to_string(port_),
                                      "--cluster.listen-address=",
                                      "--log.level=debug"};
-    pid_ = ::fork();
-    if (pid_ == 0) {
-      int f = ::open(log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-      if (f >= 0) {
-        ::dup2(f, 1);
-        ::dup2(f, 2);
-      }
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      ::execv(bin.c_str(), argv.data());
-      ::_exit(127);
-    }
+    pid_ = llmon::testing::spawn(args, log_);
     if (pid_ < 0) {
-      *error = "fork failed";
+      *error = "could not start " + bin;
       return false;
     }
     const double deadline = now_s() + 30;
     while (now_s() < deadline) {
       auto r = llmon::testing::http_request(port_, "GET", "/-/ready", {}, 1000);
       if (r.status == 200) return true;
-      int st = 0;
-      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+      // Doubles as the 50 ms pause between tries.
+      if (llmon::testing::wait_exit(pid_, std::chrono::milliseconds(50)) >= 0) {
         pid_ = -1;
         *error = "alertmanager exited: " + log();
         return false;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
     *error = "alertmanager not ready after 30 s: " + log();
     return false;
@@ -212,18 +196,7 @@ class Alertmanager {
   ~Alertmanager() { stop(); }
 
   void stop() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    const double deadline = now_s() + 10;
-    int st = 0;
-    while (::waitpid(pid_, &st, WNOHANG) == 0) {
-      if (now_s() > deadline) {
-        ::kill(pid_, SIGKILL);
-        ::waitpid(pid_, &st, 0);
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
+    llmon::testing::stop_process(pid_, std::chrono::seconds(10));
     pid_ = -1;
   }
 
@@ -239,10 +212,7 @@ class Alertmanager {
   }
 
   std::string log() const {
-    std::ifstream in(log_);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    std::string s = ss.str();
+    std::string s = llmon::testing::read_text(log_);
     return s.size() > 4000 ? s.substr(s.size() - 4000) : s;
   }
   int port() const { return port_; }

@@ -10,10 +10,8 @@
 // AUTH. Each test starts its server on a port picked free at run time and
 // stops exactly that process.
 #include <arpa/inet.h>
-#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <netinet/in.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,16 +22,13 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "base/clock.h"
 #include "notify/email.h"
 #include "support/http_client.h"
-
-extern char** environ;
+#include "support/subprocess.h"
 
 namespace llmon::notify {
 namespace {
@@ -41,13 +36,6 @@ namespace {
 namespace fs = std::filesystem;
 constexpr const char* kAiosmtpd = "/usr/bin/aiosmtpd";
 constexpr int64_t kT10 = 1714557600000;
-
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p, std::ios::binary);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
 
 // Runs a command line (no user data in it), returns rc and output.
 int run(const std::string& cmd, std::string* out) {
@@ -81,55 +69,28 @@ class Aiosmtpd {
     args.insert(args.end(), extra.begin(), extra.end());
     args.push_back(maildir_.string());
     args.insert(args.end(), class_args.begin(), class_args.end());
-    std::vector<std::string> env;
-    for (char** e = environ; *e; ++e)
-      if (std::string_view(*e).rfind("PYTHONPATH=", 0) != 0) env.emplace_back(*e);
-    env.push_back("PYTHONPATH=" + dir.string());
-    std::vector<char*> argv, envp;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    for (auto& e : env) envp.push_back(e.data());
-    envp.push_back(nullptr);
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, log_.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    int rc = ::posix_spawn(&pid_, kAiosmtpd, &fa, nullptr, argv.data(), envp.data());
-    posix_spawn_file_actions_destroy(&fa);
-    if (rc != 0) {
-      pid_ = -1;
-      error_ = "posix_spawn aiosmtpd failed";
+    pid_ = llmon::testing::spawn(args, log_.string(), {.env = {"PYTHONPATH=" + dir.string()}, .stdin_null = true});
+    if (pid_ < 0) {
+      error_ = "could not start aiosmtpd";
       return;
     }
     // Ready when it accepts connections; give up if it exits or takes > 30 s.
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     while (std::chrono::steady_clock::now() < deadline) {
-      int st = 0;
-      if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+      if (can_connect(port_)) return;
+      // Doubles as the 50 ms pause between tries.
+      if (llmon::testing::wait_exit(pid_, std::chrono::milliseconds(50)) >= 0) {
         pid_ = -1;
-        error_ = "aiosmtpd exited: " + slurp(log_);
+        error_ = "aiosmtpd exited: " + llmon::testing::read_text(log_.string());
         return;
       }
-      if (can_connect(port_)) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
-    error_ = "aiosmtpd did not listen within 30 s: " + slurp(log_);
+    error_ = "aiosmtpd did not listen within 30 s: " + llmon::testing::read_text(log_.string());
   }
-  ~Aiosmtpd() {
-    if (pid_ <= 0) return;
-    ::kill(pid_, SIGTERM);
-    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-    while (std::chrono::steady_clock::now() < deadline) {
-      if (::waitpid(pid_, nullptr, WNOHANG) == pid_) return;
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    ::kill(pid_, SIGKILL);
-    ::waitpid(pid_, nullptr, 0);
-  }
+  ~Aiosmtpd() { llmon::testing::stop_process(pid_, std::chrono::seconds(10)); }
   const std::string& error() const { return error_; }
   int port() const { return port_; }
-  std::string log() const { return slurp(log_); }
+  std::string log() const { return llmon::testing::read_text(log_.string()); }
 
   // Every stored message, as Python's email package reads it.
   nlohmann::json messages() const {
