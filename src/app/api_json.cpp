@@ -157,12 +157,11 @@ char* write_point(char* p, int64_t t_ms, double v) {
   return p;
 }
 
+// One point of a vector or matrix answer, formatted in a small buffer and
+// appended in one call.
 void append_point(std::string& out, int64_t t_ms, double v) {
-  out += '[';
-  append_sample_timestamp(out, t_ms);
-  out += ",\"";
-  append_sample_value(out, v);
-  out += "\"]";
+  char buf[kMaxPointBytes];
+  out.append(buf, write_point(buf, t_ms, v));
 }
 
 void append_scalar_pair(std::string& out, int64_t t_ms, std::string_view quoted_value) {
@@ -200,20 +199,8 @@ std::string format_sample_value(double v) {
 }
 
 void append_sample_timestamp(std::string& out, int64_t t_ms) {
-  uint64_t t = static_cast<uint64_t>(t_ms);
-  if (t_ms < 0) {
-    out += '-';
-    t = 0 - t;
-  }
-  char buf[24];
-  auto r = std::to_chars(buf, buf + sizeof(buf), t / 1000);
-  out.append(buf, r.ptr);
-  uint64_t frac = t % 1000;
-  if (frac != 0) {
-    char f[4] = {'.', static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
-                 static_cast<char>('0' + frac % 10)};
-    out.append(f, 4);
-  }
+  char buf[32];
+  out.append(buf, write_timestamp(buf, t_ms));
 }
 
 void append_go_json_float(std::string& out, double v) {
@@ -295,15 +282,11 @@ void append_query_data(std::string& out, const promql::Value& value) {
             out += R"({"metric":)";
             append_labels(out, v[i].labels);
             out += R"(,"values":[)";
-            // Each point is formatted in a small buffer and appended in one go
-            // (the answer's room was reserved above, so this rarely grows it).
+            // The answer's room was reserved above, so this rarely grows it.
             const auto& pts = v[i].samples;
-            char buf[kMaxPointBytes + 1];
             for (size_t k = 0; k < pts.size(); ++k) {
-              char* p = buf;
-              if (k) *p++ = ',';
-              p = write_point(p, pts[k].t_ms, pts[k].v);
-              out.append(buf, static_cast<size_t>(p - buf));
+              if (k) out += ',';
+              append_point(out, pts[k].t_ms, pts[k].v);
             }
             out += "]}";
           }
