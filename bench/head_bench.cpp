@@ -15,7 +15,7 @@
 
 #include "model/metric.h"
 #include "tsdb/head.h"
-#include "app/snapshot_sink.h"
+#include "ingest/snapshot_sink.h"
 
 using llmon::storage::Label;
 using llmon::storage::Labels;
@@ -143,7 +143,7 @@ void BM_CycleValuesOnly(benchmark::State& state) {
 // Same cycle through SnapshotSink (label-set cache verification + stale scan).
 void BM_SnapshotSinkCycle(benchmark::State& state) {
   Head head;
-  llmon::app::SnapshotSink sink(head);
+  llmon::ingest::SnapshotSink sink(head);
   auto snap = make_snapshot();
   std::mt19937_64 rng(1);
   int64_t cycle = 0;
@@ -176,7 +176,7 @@ Head& filled_head(int64_t cycles, int64_t chunk_range_s) {
     HeadOptions opt;
     opt.chunk_range_ms = chunk_range_s * 1000;
     h = std::make_unique<Head>(opt);
-    llmon::app::SnapshotSink sink(*h);
+    llmon::ingest::SnapshotSink sink(*h);
     auto snap = make_snapshot();
     std::mt19937_64 rng(1);
     for (int64_t c = 0; c < cycles; ++c) {

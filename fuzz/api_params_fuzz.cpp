@@ -15,9 +15,9 @@
 #include <string>
 #include <string_view>
 
-#include "app/api_params.h"
+#include "api/params.h"
 
-using namespace llmon::app;
+using namespace llmon;
 
 namespace {
 

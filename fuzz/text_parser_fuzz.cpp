@@ -11,7 +11,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "app/importer.h"
+#include "ingest/importer.h"
 #include "exposition/text_parser.h"
 #include "exposition/text_writer.h"
 #include "tsdb/head.h"
@@ -79,16 +79,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
 
   if (size <= 4096) {
     tsdb::Head head;
-    app::ImportOptions o;
+    ingest::ImportOptions o;
     o.batch_samples = 3;
     o.window_samples = 5;
-    auto st = app::import_prometheus_text(head, in, o);
+    auto st = ingest::import_prometheus_text(head, in, o);
     if (!st) std::abort();  // options are valid: only the input varies
     if (st->samples_parsed + st->invalid_lines != samples + errors) std::abort();
     if (st->samples_accepted + st->duplicates_dropped + st->rejected() != st->samples_parsed) std::abort();
   }
 
-  auto z = app::gunzip(in, 1 << 16);
+  auto z = ingest::gunzip(in, 1 << 16);
   if (z && z->size() > (1 << 16)) std::abort();
   return 0;
 }

@@ -10,9 +10,9 @@
 #include "app/alerting.h"
 #include "app/commands.h"
 #include "app/notify_setup.h"
-#include "app/query_api.h"
+#include "api/query_api.h"
 #include "app/setup.h"
-#include "app/snapshot_sink.h"
+#include "ingest/snapshot_sink.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
 #include "http/server.h"
@@ -119,9 +119,9 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
 
   collector::Scheduler sched(std::move(collectors), clock, log, s.get_duration_ms("collect.interval"));
-  std::unique_ptr<SnapshotSink> sink;
+  std::unique_ptr<ingest::SnapshotSink> sink;
   if (db) {
-    sink = std::make_unique<SnapshotSink>(*db);
+    sink = std::make_unique<ingest::SnapshotSink>(*db);
     sched.add_sink(sink.get());
   }
   http::MetricsPage page([&sched] { return sched.latest(); });
@@ -131,9 +131,9 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   opts.max_connections = static_cast<int>(s.get_int("web.max-requests"));
   opts.version = kVersion;
   http::Server server(opts, page, log);
-  std::shared_ptr<ImportRoute> import_route;
+  std::shared_ptr<api::ImportRoute> import_route;
   if (db && s.get_bool("web.enable-import")) {
-    auto route = register_import_route(server, *db, clock, log);
+    auto route = api::register_import_route(server, *db, clock, log);
     if (route) {
       import_route = std::move(*route);
       tsdb_sources.import.store(import_route.get(), std::memory_order_release);
@@ -141,13 +141,13 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       log.error("cannot register the import endpoint", {{"err", route.error()}});
     }
   }
-  QueryApiOptions qo;
+  api::QueryApiOptions qo;
   qo.version = kVersion;
   if (!s.get_bool("storage.enabled"))
     qo.unavailable_reason = "this endpoint needs the time-series store, which is disabled (--storage.enabled=false)";
-  auto query_api = std::make_shared<QueryApi>(
+  auto query_api = std::make_shared<api::QueryApi>(
       db.get(), engine.get(), [&sched] { return sched.latest(); }, clock, std::move(qo));
-  if (Status st = register_query_api(server, query_api); !st)
+  if (Status st = api::register_query_api(server, query_api); !st)
     log.error("cannot register the query API", {{"err", st.message()}});
   if (alerting) {
     if (Status st = alerting->register_routes(server); !st)

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "app/rules_api.h"
+#include "api/rules_api.h"
 
 namespace llmon::app {
 
@@ -155,7 +155,7 @@ ReloadStats Alerting::reload_stats() const {
 }
 
 Status Alerting::register_routes(http::Server& server) {
-  if (Status s = register_rules_api(server, [this] { return snapshot(); }); !s) return s;
+  if (Status s = api::register_rules_api(server, [this] { return snapshot(); }); !s) return s;
   // Prometheus serves /-/reload only with --web.enable-lifecycle because the
   // same switch enables /-/quit; ours only re-reads the configured files.
   return server.add_route("/-/reload", {"POST", "PUT"}, [this](const http::Request&, http::Response& res) {

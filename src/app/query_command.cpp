@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <string>
 
-#include "app/api_client.h"
-#include "app/api_text.h"
+#include "net/api_client.h"
+#include "summary/query_text.h"
 #include "app/commands.h"
 
 namespace llmon::app {
@@ -47,24 +47,24 @@ int run_query(const config::Settings& s, std::FILE* out, std::FILE* err) {
     return usage(err, "--time is for instant queries; a range query takes --start/--end/--step");
 
   std::string url_text = s.get("url");
-  if (url_text.empty()) url_text = api::url_for_listen_address(s.get("web.listen-address"));
-  auto url = api::parse_http_url(url_text);
+  if (url_text.empty()) url_text = net::url_for_listen_address(s.get("web.listen-address"));
+  auto url = net::parse_http_url(url_text);
   if (!url) return usage(err, url.error());
 
   std::string target = range ? "/api/v1/query_range?query=" : "/api/v1/query?query=";
-  target += api::url_encode(expr);
+  target += net::url_encode(expr);
   if (range) {
-    target += "&start=" + api::url_encode(start) + "&end=" + api::url_encode(end) + "&step=" + api::url_encode(step);
+    target += "&start=" + net::url_encode(start) + "&end=" + net::url_encode(end) + "&step=" + net::url_encode(step);
   } else if (!time.empty()) {
-    target += "&time=" + api::url_encode(time);
+    target += "&time=" + net::url_encode(time);
   }
-  auto res = api::http_get(*url, target, kTimeoutMs);
+  auto res = net::http_get(*url, target, kTimeoutMs);
   if (!res) {
     std::fprintf(err, "llmon query: %s (is `llmon agent` running there? set --url or --web.listen-address)\n",
                  res.error().c_str());
     return 2;
   }
-  auto answer = api::render_answer(res->body);
+  auto answer = summary::render_answer(res->body);
   if (!answer) {
     std::string body = res->body.substr(0, 200);
     while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();

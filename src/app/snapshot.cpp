@@ -10,7 +10,7 @@
 #include <thread>
 
 #include "app/commands.h"
-#include "app/host_summary.h"
+#include "summary/host_summary.h"
 #include "app/setup.h"
 
 namespace llmon::app {
@@ -28,8 +28,8 @@ int run_snapshot(const config::Settings& settings, std::FILE* out) {
   model::Snapshot first = *sched.run_cycle(clock.now_ms());
   std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
   model::Snapshot second = *sched.run_cycle(clock.now_ms());
-  HostSummary sum = summarize(first, second);
-  std::string text = s.get_bool("json") ? format_json(sum) : format_text(sum);
+  summary::HostSummary sum = summary::summarize(first, second);
+  std::string text = s.get_bool("json") ? summary::format_json(sum) : summary::format_text(sum);
   std::fwrite(text.data(), 1, text.size(), out);
   return 0;
 }

@@ -22,7 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/commands.h"
-#include "app/importer.h"
+#include "ingest/importer.h"
 #include "app/storage_setup.h"
 #include "base/clock.h"
 #include "base/file_reader.h"
@@ -95,7 +95,7 @@ int run_import(const config::Settings& s, const std::vector<std::string>& files,
     return 1;
   }
   int rc = 0;
-  ImportOptions io;
+  ingest::ImportOptions io;
   io.now_ms = clock.now_ms();
   for (const std::string& f : files) {
     MappedFile mf;
@@ -107,7 +107,7 @@ int run_import(const config::Settings& s, const std::vector<std::string>& files,
     std::string inflated;
     std::string_view text = mf.view();
     if (ends_with(f, ".gz")) {
-      auto g = gunzip(text, size_t{16} << 30);
+      auto g = ingest::gunzip(text, size_t{16} << 30);
       if (!g) {
         std::fprintf(err, "llmon tsdb import: %s: %s\n", f.c_str(), g.error().c_str());
         rc = 1;
@@ -117,7 +117,7 @@ int run_import(const config::Settings& s, const std::vector<std::string>& files,
       text = inflated;
     }
     double t0 = base::monotonic_seconds();
-    auto stats = import_prometheus_text(**db, text, io);
+    auto stats = ingest::import_prometheus_text(**db, text, io);
     double secs = base::monotonic_seconds() - t0;
     if (!stats) {
       std::fprintf(err, "llmon tsdb import: %s: %s\n", f.c_str(), stats.error().c_str());

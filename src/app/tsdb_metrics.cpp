@@ -77,12 +77,12 @@ class TsdbCollector final : public collector::Collector {
     out.family("llmon_tsdb_recovery_wal_samples", "Samples replayed from the write-ahead log when the store opened.",
                MetricType::kGauge)
         .add(d(s.replayed_samples));
-    if (const ImportRoute* route = src_.import.load(std::memory_order_acquire)) import_metrics(route->stats(), out);
+    if (const api::ImportRoute* route = src_.import.load(std::memory_order_acquire)) import_metrics(route->stats(), out);
     return Status::ok();
   }
 
  private:
-  static void import_metrics(const ImportRouteStats& s, model::SnapshotBuilder& out) {
+  static void import_metrics(const api::ImportRouteStats& s, model::SnapshotBuilder& out) {
     auto d = [](uint64_t v) { return static_cast<double>(v); };
     {
       auto f = out.family("llmon_import_requests_total", "POST /api/v1/import/prometheus requests, by outcome.",

@@ -7,7 +7,7 @@
 #include <atomic>
 #include <memory>
 
-#include "app/import_route.h"
+#include "api/import_route.h"
 #include "collector/collector.h"
 #include "tsdb/db.h"
 
@@ -17,7 +17,7 @@ namespace llmon::app {
 // collectors are built before the server); both must outlive the collector.
 struct TsdbMetricsSources {
   const tsdb::Db* db = nullptr;
-  std::atomic<const ImportRoute*> import{nullptr};
+  std::atomic<const api::ImportRoute*> import{nullptr};
 };
 
 std::unique_ptr<collector::Collector> make_tsdb_collector(const TsdbMetricsSources& sources);

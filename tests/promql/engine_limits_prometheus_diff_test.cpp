@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "app/api_client.h"
+#include "net/api_client.h"
 #include "promql/engine.h"
 #include "support/http_client.h"
 #include "support/prometheus_process.h"
@@ -163,7 +163,7 @@ class EngineLimitsPrometheusDiffTest : public ::testing::Test {
   }
 
   Outcome ask_prometheus(const Case& c) {
-    std::string body = "stats=all&query=" + app::api::url_encode(c.query);
+    std::string body = "stats=all&query=" + net::url_encode(c.query);
     std::string path = "/api/v1/query";
     if (c.step_s == 0) {
       body += "&time=" + std::to_string(c.start_s);

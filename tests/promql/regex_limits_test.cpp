@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "app/api_client.h"
+#include "net/api_client.h"
 #include "promql/go_regexp.h"
 #include "promql/parser.h"
 #include "support/http_client.h"
@@ -168,7 +168,7 @@ class RegexLimitsPrometheusDiffTest : public ::testing::Test {
   // Prometheus's answer in llmon_answer's terms: "OK", or the parse error
   // without the API's `invalid parameter "query": ` (bad_data only).
   std::string prometheus_answer(std::string_view value) {
-    const std::string body = "query=" + app::api::url_encode(selector(value)) + "&time=100";
+    const std::string body = "query=" + net::url_encode(selector(value)) + "&time=100";
     auto r = llmon::testing::http_raw(prometheus_.port(),
                                       "POST /api/v1/query HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
                                       "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " +

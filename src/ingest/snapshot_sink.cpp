@@ -1,0 +1,137 @@
+#include "ingest/snapshot_sink.h"
+
+namespace llmon::ingest {
+
+namespace {
+
+void build_key(const model::Family& f, const model::Series& s, std::string& key) {
+  key.clear();
+  key += f.name;
+  key += '\xff';
+  for (size_t i = 0; i < f.label_names.size(); ++i) {
+    key += f.label_names[i];
+    key += '\xfe';
+    if (i < s.label_values.size()) key += s.label_values[i];
+    key += '\xff';
+  }
+}
+
+// build_key(f, s) == key, without building it.
+bool key_matches(std::string_view key, const model::Family& f, const model::Series& s) {
+  auto take = [&key](std::string_view part, char sep) {
+    if (key.size() < part.size() + 1 || key.compare(0, part.size(), part) != 0 || key[part.size()] != sep) {
+      return false;
+    }
+    key.remove_prefix(part.size() + 1);
+    return true;
+  };
+  if (!take(f.name, '\xff')) return false;
+  for (size_t i = 0; i < f.label_names.size(); ++i) {
+    std::string_view v = i < s.label_values.size() ? std::string_view(s.label_values[i]) : std::string_view();
+    if (!take(f.label_names[i], '\xfe') || !take(v, '\xff')) return false;
+  }
+  return key.empty();
+}
+
+}  // namespace
+
+SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::Series& s, Entry* cached) {
+  if (cached != nullptr && key_matches(cached->key, f, s)) return cached;
+  build_key(f, s, key_buf_);
+  auto it = entries_.find(key_buf_);
+  if (it != entries_.end()) return &it->second;
+  Entry e;
+  e.key = key_buf_;
+  std::vector<storage::Label> pairs;
+  pairs.reserve(f.label_names.size() + 1);
+  pairs.push_back({"__name__", f.name});
+  for (size_t i = 0; i < f.label_names.size(); ++i) {
+    pairs.push_back({f.label_names[i], i < s.label_values.size() ? s.label_values[i] : std::string()});
+  }
+  auto labels = storage::Labels::make(std::move(pairs));
+  labels_built_.fetch_add(1, std::memory_order_relaxed);
+  if (labels) {
+    e.labels = std::move(*labels);
+  } else {
+    e.valid = false;
+  }
+  return &entries_.emplace(key_buf_, std::move(e)).first->second;
+}
+
+Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
+  ++cycle_;
+  cycles_.fetch_add(1, std::memory_order_relaxed);
+  const int64_t t = snap.timestamp_ms;
+  auto app = storage_.appender();
+  uint64_t ok = 0, rejected = 0, invalid = 0, stale = 0;
+  next_live_.clear();
+
+  by_pos_.resize(snap.families.size());
+  for (size_t fi = 0; fi < snap.families.size(); ++fi) {
+    const model::Family& f = snap.families[fi];
+    auto& pos = by_pos_[fi];
+    if (pos.size() != f.series.size()) pos.resize(f.series.size(), nullptr);
+    for (size_t si = 0; si < f.series.size(); ++si) {
+      const model::Series& s = f.series[si];
+      Entry* e = lookup(f, s, pos[si]);
+      pos[si] = e;
+      if (e->last_seen != cycle_) {
+        e->last_seen = cycle_;
+        next_live_.push_back(e);
+      }
+      if (!e->valid) {
+        ++invalid;
+        continue;
+      }
+      auto r = app->append(e->ref, e->labels, t, s.value);
+      if (r) {
+        e->ref = *r;
+        ++ok;
+      } else {
+        ++rejected;
+      }
+    }
+  }
+
+  // Series of the previous cycle missing from this one: staleness marker, then forget.
+  for (Entry* e : live_) {
+    if (e->last_seen == cycle_) continue;
+    if (e->valid) {
+      auto r = app->append(e->ref, e->labels, t, storage::stale_nan());
+      if (r) {
+        ++ok;
+        ++stale;
+      } else {
+        ++rejected;
+      }
+    }
+    entries_.erase(e->key);  // not referenced by by_pos_: every position was rewritten above
+  }
+  live_.swap(next_live_);
+
+  Status st = app->commit();
+  samples_.fetch_add(ok, std::memory_order_relaxed);
+  rejected_.fetch_add(rejected, std::memory_order_relaxed);
+  invalid_.fetch_add(invalid, std::memory_order_relaxed);
+  stale_.fetch_add(stale, std::memory_order_relaxed);
+  if (!st.is_ok()) commit_errors_.fetch_add(1, std::memory_order_relaxed);
+  return st;
+}
+
+void SnapshotSink::append(const model::SnapshotPtr& snapshot) {
+  if (snapshot) append_snapshot(*snapshot);
+}
+
+SnapshotSinkStats SnapshotSink::stats() const {
+  SnapshotSinkStats s;
+  s.cycles = cycles_.load(std::memory_order_relaxed);
+  s.samples = samples_.load(std::memory_order_relaxed);
+  s.rejected = rejected_.load(std::memory_order_relaxed);
+  s.stale_markers = stale_.load(std::memory_order_relaxed);
+  s.invalid_series = invalid_.load(std::memory_order_relaxed);
+  s.commit_errors = commit_errors_.load(std::memory_order_relaxed);
+  s.labels_built = labels_built_.load(std::memory_order_relaxed);
+  return s;
+}
+
+}  // namespace llmon::ingest

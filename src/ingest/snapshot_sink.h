@@ -1,0 +1,69 @@
+// SnapshotSink: feeds collection cycles (model::Snapshot) into a
+// storage::Storage, one Appender commit per cycle. Implements the scheduler's
+// collector::SampleSink (not wired into the agent yet: that waits for the WAL).
+//
+// Series identity is {__name__=<family name>, <label names>=<values>}. The
+// Labels and SeriesRef of each series are cached by (family, series) position
+// and verified against the name and values by string comparison, so a
+// steady-state cycle (same families and series in the same order) builds no
+// Labels and allocates nothing but the appender's buffers. A series present
+// in the previous cycle and absent now gets a staleness marker
+// (storage::stale_nan()) at the new cycle's timestamp, then is forgotten.
+// One thread (the collection cycle); stats() may be read from any thread.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "collector/scheduler.h"
+#include "model/metric.h"
+#include "storage/storage.h"
+
+namespace llmon::ingest {
+
+struct SnapshotSinkStats {
+  uint64_t cycles = 0;
+  uint64_t samples = 0;         // appends accepted (incl. staleness markers)
+  uint64_t rejected = 0;        // appends refused by the storage (out of order, duplicate...)
+  uint64_t stale_markers = 0;   // staleness markers appended
+  uint64_t invalid_series = 0;  // series whose labels are invalid (skipped)
+  uint64_t commit_errors = 0;
+  uint64_t labels_built = 0;  // Labels constructed (0 per steady-state cycle)
+};
+
+class SnapshotSink final : public collector::SampleSink {
+ public:
+  explicit SnapshotSink(storage::Storage& storage) : storage_(storage) {}
+
+  void append(const model::SnapshotPtr& snapshot) override;
+  // Same, on a snapshot owned elsewhere; returns the commit status.
+  Status append_snapshot(const model::Snapshot& snapshot);
+
+  SnapshotSinkStats stats() const;
+  size_t cached_series() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    std::string key;  // name \xff (label name \xfe value \xff)*
+    storage::Labels labels;
+    storage::SeriesRef ref = 0;
+    uint64_t last_seen = 0;  // cycle number
+    bool valid = true;
+  };
+  Entry* lookup(const model::Family& f, const model::Series& s, Entry* cached);
+
+  storage::Storage& storage_;
+  std::unordered_map<std::string, Entry> entries_;
+  std::vector<std::vector<Entry*>> by_pos_;  // [family][series] of the last cycle
+  std::vector<Entry*> live_, next_live_;     // entries seen in the last / this cycle
+  std::string key_buf_;
+  uint64_t cycle_ = 0;
+
+  std::atomic<uint64_t> cycles_{0}, samples_{0}, rejected_{0}, stale_{0}, invalid_{0}, commit_errors_{0},
+      labels_built_{0};
+};
+
+}  // namespace llmon::ingest
