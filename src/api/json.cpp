@@ -6,7 +6,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "notify/go_json.h"
+#include "go/json.h"
 
 namespace llmon::api {
 namespace {
@@ -222,7 +222,7 @@ void append_go_json_float(std::string& out, double v) {
 
 // Go's encoding/json string escaping lives with the other Go JSON writers.
 void append_json_string(std::string& out, std::string_view s) {
-  notify::gojson::append_quoted(out, s);
+  go::json::append_quoted(out, s);
 }
 
 void append_labels(std::string& out, const storage::Labels& labels) {

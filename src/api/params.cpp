@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "base/utf8.h"
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 
 namespace llmon::api {
@@ -36,7 +36,7 @@ Expected<std::string> query_unescape(std::string_view s) {
     } else if (c == '%') {
       if (i + 2 >= s.size() || hex_digit(s[i + 1]) < 0 || hex_digit(s[i + 2]) < 0) {
         std::string_view bad = s.substr(i, 3);
-        return Status::error("invalid URL escape " + promql::go::quote(bad));
+        return Status::error("invalid URL escape " + go::quote(bad));
       }
       out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
       i += 2;
@@ -163,7 +163,7 @@ std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
 }
 
 Status cannot_parse_time(std::string_view text) {
-  return Status::error("cannot parse " + promql::go::quote(text) + " to a valid timestamp");
+  return Status::error("cannot parse " + go::quote(text) + " to a valid timestamp");
 }
 
 }  // namespace
@@ -276,11 +276,11 @@ Expected<int64_t> parse_duration_ns(std::string_view text) {
   if (auto f = parse_finite_float(text)) {
     double ns = *f * 1e9;
     if (ns >= 9.223372036854775807e18 || ns < -9.223372036854775808e18)
-      return Status::error("cannot parse " + promql::go::quote(text) + " to a valid duration. It overflows int64");
+      return Status::error("cannot parse " + go::quote(text) + " to a valid duration. It overflows int64");
     return static_cast<int64_t>(ns);
   }
   if (auto ms = promql::parse_duration_ms(text)) return *ms * 1'000'000;
-  return Status::error("cannot parse " + promql::go::quote(text) + " to a valid duration");
+  return Status::error("cannot parse " + go::quote(text) + " to a valid duration");
 }
 
 std::optional<int64_t> go_atoi(std::string_view text) {
@@ -309,7 +309,7 @@ Expected<int64_t> parse_limit(std::string_view text) {
     std::string_view digits = text.substr(text[0] == '+' || text[0] == '-' ? 1 : 0);
     bool syntax_ok = !digits.empty();
     for (char c : digits) syntax_ok = syntax_ok && is_digit(c);
-    return Status::error("strconv.Atoi: parsing " + promql::go::quote(text) + ": " +
+    return Status::error("strconv.Atoi: parsing " + go::quote(text) + ": " +
                          (syntax_ok ? "value out of range" : "invalid syntax"));
   }
   if (*n < 0) return Status::error("limit must be non-negative");
@@ -325,11 +325,11 @@ Expected<std::string> parse_label_name_segment(std::string_view segment) {
       continue;
     }
     if (i + 2 >= segment.size() || hex_digit(segment[i + 1]) < 0 || hex_digit(segment[i + 2]) < 0)
-      return Status::error("invalid URL escape " + promql::go::quote(segment.substr(i, 3)));
+      return Status::error("invalid URL escape " + go::quote(segment.substr(i, 3)));
     name += static_cast<char>(hex_digit(segment[i + 1]) * 16 + hex_digit(segment[i + 2]));
     i += 2;
   }
-  auto invalid = [&] { return Status::error("invalid label name: " + promql::go::quote(name)); };
+  auto invalid = [&] { return Status::error("invalid label name: " + go::quote(name)); };
   bool escaped = name.size() > 3 && name.compare(0, 3, "U__") == 0;
   if (escaped) {
     // model.UnescapeName (ValueEncodingEscaping): "__" is '_', "_<hex>_" a code point.

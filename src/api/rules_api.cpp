@@ -2,20 +2,20 @@
 
 #include "api/json.h"
 #include "api/params.h"
-#include "notify/go_json.h"
-#include "rules/go_fmt.h"
+#include "go/json.h"
+#include "go/strconv.h"
 
 namespace llmon::api {
 
 namespace {
 
-using notify::gojson::append_quoted;
-using notify::gojson::append_string_map;
+using go::json::append_quoted;
+using go::json::append_string_map;
 
 // Go's time.Time JSON; an unset time is Go's zero time.
 void append_time(std::string& out, const std::optional<int64_t>& ms) {
   out += '"';
-  out += ms ? notify::gojson::go_time(*ms) : std::string(notify::gojson::kGoZeroTime);
+  out += ms ? go::json::go_time(*ms) : std::string(go::json::kGoZeroTime);
   out += '"';
 }
 
@@ -32,7 +32,7 @@ void append_alert(std::string& out, const rules::AlertSnapshot& a) {
   append_time(out, a.active_at_ms);
   out += ",\"value\":";
   // strconv.FormatFloat(value, 'e', -1, 64), as Prometheus's rulesAlertsToAPIAlerts.
-  append_quoted(out, rules::go::format_float(a.value, 'e', -1));
+  append_quoted(out, go::format_float(a.value, 'e', -1));
   out += '}';
 }
 

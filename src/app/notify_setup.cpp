@@ -10,7 +10,7 @@
 #include "notify/email.h"
 #include "notify/email_mime.h"
 #include "notify/exec_action.h"
-#include "notify/go_json.h"
+#include "go/json.h"
 #include "notify/notification_codec.h"
 #include "notify/silence_json.h"
 #include "notify/webhook.h"
@@ -361,7 +361,7 @@ Status Notifications::register_routes(http::Server& server) {
       return json_answer(res, r.status, r.body);
     }
     auto sil = silences_->get(id);
-    if (!sil) return json_answer(res, 404, notify::gojson::quoted("silence not found"));
+    if (!sil) return json_answer(res, 404, go::json::quoted("silence not found"));
     json_answer(res, 200, notify::render_gettable_silence(*sil, clock_.now_ms()));
   });
   if (!s) return s;
@@ -384,7 +384,7 @@ Status Notifications::register_routes(http::Server& server) {
       data["recentFailures"].push_back({{"target", f.target},
                                         {"kind", f.kind},
                                         {"attempt", f.attempt},
-                                        {"time", notify::gojson::go_time(f.time_ms)},
+                                        {"time", go::json::go_time(f.time_ms)},
                                         {"error", f.error},
                                         {"permanent", f.permanent}});
     json_answer(res, 200, json{{"status", "success"}, {"data", data}}.dump());

@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
-#include "notify/go_json.h"
+#include "go/json.h"
 #include "notify/webhook.h"
 
 namespace llmon::notify {
@@ -12,7 +12,7 @@ namespace {
 
 void append_time(std::string& out, int64_t ms) {
   out += '"';
-  out += ms == 0 ? std::string(gojson::kStrfmtZeroTime) : gojson::strfmt_millis(ms);
+  out += ms == 0 ? std::string(go::json::kStrfmtZeroTime) : go::json::strfmt_millis(ms);
   out += '"';
 }
 
@@ -31,7 +31,7 @@ std::string encode_postable_alerts(std::span<const Alert> alerts) {
     out += '{';
     if (!a.annotations.empty()) {
       out += "\"annotations\":";
-      gojson::append_string_map(out, a.annotations);
+      go::json::append_string_map(out, a.annotations);
       out += ',';
     }
     out += "\"endsAt\":";
@@ -40,10 +40,10 @@ std::string encode_postable_alerts(std::span<const Alert> alerts) {
     append_time(out, a.starts_at_ms);
     if (!a.generator_url.empty()) {
       out += ",\"generatorURL\":";
-      gojson::append_quoted(out, a.generator_url);
+      go::json::append_quoted(out, a.generator_url);
     }
     out += ",\"labels\":";
-    gojson::append_string_map(out, a.labels);
+    go::json::append_string_map(out, a.labels);
     out += '}';
   }
   out += ']';

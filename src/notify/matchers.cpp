@@ -5,9 +5,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
-#include <cstdio>
 
 #include "base/utf8.h"
+#include "go/strconv.h"
 
 namespace llmon::notify {
 
@@ -24,64 +24,15 @@ bool is_name_char(char c) {
   return is_name_start(c) || (c >= '0' && c <= '9');
 }
 
-// Decodes one UTF-8 rune at s[i]; width 1 and rune -1 for an invalid byte.
-int32_t decode_rune(std::string_view s, size_t i, size_t& width) {
-  width = base::utf8_sequence_length(s, i);
-  if (width == 0) {
-    width = 1;
-    return -1;
-  }
-  auto b = [&](size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  switch (width) {
-    case 1:
-      return b(0);
-    case 2:
-      return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-    case 3:
-      return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-    default:
-      return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-  }
-}
-
-// unicode.IsPrint for non-ASCII runes, approximated by ranges: Go treats
-// controls, format characters, non-ASCII spaces, private use and
-// noncharacters as not printable (unassigned code points are not covered).
-bool go_is_print_non_ascii(int32_t r) {
-  struct Range {
-    int32_t lo, hi;
-  };
-  static constexpr Range kNotPrint[] = {
-      {0x80, 0xA0},        {0xAD, 0xAD},       {0x0600, 0x0605},   {0x061C, 0x061C},   {0x06DD, 0x06DD},
-      {0x070F, 0x070F},    {0x1680, 0x1680},   {0x180E, 0x180E},   {0x2000, 0x200F},   {0x2028, 0x202F},
-      {0x205F, 0x206F},    {0x3000, 0x3000},   {0xD800, 0xF8FF},   {0xFEFF, 0xFEFF},   {0xFFF9, 0xFFFB},
-      {0xFFFE, 0xFFFF},    {0x110BD, 0x110BD}, {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE007F},
-      {0xF0000, 0x10FFFF},
-  };
-  for (const auto& rg : kNotPrint)
-    if (r >= rg.lo && r <= rg.hi) return false;
-  return true;
-}
-
-void append_hex(std::string& out, const char* fmt, uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, fmt, v);
-  out += buf;
-}
-
 // Go's `for _, r := range s` writes U+FFFD for each invalid byte; the classic
 // parser re-encodes tokens that way before parsing them.
 std::string go_runes_reencode(std::string_view s) {
   if (base::is_valid_utf8(s)) return std::string(s);
   std::string out;
   for (size_t i = 0; i < s.size();) {
-    size_t w = 0;
-    int32_t r = decode_rune(s, i, w);
-    if (r < 0)
-      out += "\xEF\xBF\xBD";
-    else
-      out.append(s.substr(i, w));
-    i += w;
+    const go::Rune r = go::decode_rune(s, i);
+    go::append_utf8(out, r.r);
+    i += static_cast<size_t>(r.width);
   }
   return out;
 }
@@ -112,7 +63,7 @@ Expected<Matcher> Matcher::make(MatchType type, std::string name, std::string va
     opts.set_log_errors(false);
     auto re = std::make_shared<const re2::RE2>("^(?:" + m.value_ + ")$", opts);
     if (!re->ok())
-      return Status::error("invalid regular expression " + go_quote(m.value_) + " in matcher " + m.name_ +
+      return Status::error("invalid regular expression " + go::quote(m.value_) + " in matcher " + m.name_ +
                            std::string(match_type_string(type)) + ": " + re->error());
     m.re_ = std::move(re);
   }
@@ -315,64 +266,6 @@ bool is_valid_label_name(std::string_view s) {
   for (char c : s)
     if (!is_name_char(c)) return false;
   return true;
-}
-
-std::string go_quote(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (size_t i = 0; i < s.size();) {
-    size_t w = 0;
-    int32_t r = decode_rune(s, i, w);
-    if (r < 0) {
-      append_hex(out, "\\x%02x", static_cast<unsigned char>(s[i]));
-    } else if (r < 0x80) {
-      char c = static_cast<char>(r);
-      switch (c) {
-        case '"':
-          out += "\\\"";
-          break;
-        case '\\':
-          out += "\\\\";
-          break;
-        case '\a':
-          out += "\\a";
-          break;
-        case '\b':
-          out += "\\b";
-          break;
-        case '\f':
-          out += "\\f";
-          break;
-        case '\n':
-          out += "\\n";
-          break;
-        case '\r':
-          out += "\\r";
-          break;
-        case '\t':
-          out += "\\t";
-          break;
-        case '\v':
-          out += "\\v";
-          break;
-        default:
-          if (r < 0x20 || r == 0x7F)
-            append_hex(out, "\\x%02x", static_cast<uint32_t>(r));
-          else
-            out += c;
-      }
-    } else if (go_is_print_non_ascii(r)) {
-      out.append(s.substr(i, w));
-    } else if (r < 0x10000) {
-      append_hex(out, "\\u%04x", static_cast<uint32_t>(r));
-    } else {
-      append_hex(out, "\\U%08x", static_cast<uint32_t>(r));
-    }
-    i += w;
-  }
-  out += '"';
-  return out;
 }
 
 }  // namespace llmon::notify

@@ -75,9 +75,4 @@ Expected<Matchers> parse_matchers(std::string_view s);
 // Prometheus label names: [a-zA-Z_][a-zA-Z0-9_]* (model.LabelName.IsValid).
 bool is_valid_label_name(std::string_view s);
 
-// Go's strconv.Quote: double-quoted with Go escapes (\a \b \f \n \r \t \v
-// \\ \", \xNN for other control bytes and invalid UTF-8, \uNNNN / \UNNNNNNNN
-// for non-printable runes). Printable non-ASCII runes are kept as they are.
-std::string go_quote(std::string_view s);
-
 }  // namespace llmon::notify

@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "go/strconv.h"
 #include "notify/notify_config_yaml.h"
 
 namespace llmon::notify {
@@ -23,7 +24,7 @@ const ReceiverConfig* NotifyConfig::receiver(std::string_view name) const {
 Expected<int64_t> parse_am_duration_ms(std::string_view s) {
   if (s == "0") return int64_t{0};
   if (s.empty()) return Status::error("empty duration string");
-  auto bad = [&] { return Status::error("not a valid duration string: " + go_quote(s)); };
+  auto bad = [&] { return Status::error("not a valid duration string: " + go::quote(s)); };
   static constexpr std::pair<std::string_view, int64_t> kUnits[] = {
       {"y", 365LL * 86'400'000},
       {"w", 7LL * 86'400'000},

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "go/strconv.h"
+
 namespace llmon::notify {
 
 std::unique_ptr<Route> Route::build(const RouteConfig& cfg, const Route* parent) {
@@ -64,7 +66,7 @@ std::string Route::group_key(const LabelPairs& group_labels) const {
 std::string label_set_string(const LabelPairs& labels) {
   std::vector<std::string> parts;
   parts.reserve(labels.size());
-  for (const auto& [k, v] : labels) parts.push_back(k + "=" + go_quote(v));
+  for (const auto& [k, v] : labels) parts.push_back(k + "=" + go::quote(v));
   std::sort(parts.begin(), parts.end());
   std::string out = "{";
   for (size_t i = 0; i < parts.size(); ++i) {

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <map>
 
-#include "notify/go_json.h"
+#include "go/json.h"
 #include "notify/route.h"
 
 namespace llmon::notify {
@@ -67,7 +67,7 @@ std::string render_webhook_payload(const Notification& n, const WebhookPayloadOp
   std::string out;
   out.reserve(512 + 512 * alerts.size());
   out += "{\"receiver\":";
-  gojson::append_quoted(out, go_quote_meta(n.receiver));
+  go::json::append_quoted(out, go_quote_meta(n.receiver));
   out += ",\"status\":";
   out += any_firing ? "\"firing\"" : "\"resolved\"";
   out += ",\"alerts\":[";
@@ -78,29 +78,29 @@ std::string render_webhook_payload(const Notification& n, const WebhookPayloadOp
     out += "{\"status\":";
     out += resolved ? "\"resolved\"" : "\"firing\"";
     out += ",\"labels\":";
-    gojson::append_string_map(out, a.labels);
+    go::json::append_string_map(out, a.labels);
     out += ",\"annotations\":";
-    gojson::append_string_map(out, a.annotations);
+    go::json::append_string_map(out, a.annotations);
     out += ",\"startsAt\":\"";
-    out += a.starts_at_ms == 0 ? std::string(gojson::kGoZeroTime) : gojson::go_time(a.starts_at_ms);
+    out += a.starts_at_ms == 0 ? std::string(go::json::kGoZeroTime) : go::json::go_time(a.starts_at_ms);
     out += "\",\"endsAt\":\"";
-    out += resolved ? gojson::go_time(a.ends_at_ms) : std::string(gojson::kGoZeroTime);
+    out += resolved ? go::json::go_time(a.ends_at_ms) : std::string(go::json::kGoZeroTime);
     out += "\",\"generatorURL\":";
-    gojson::append_quoted(out, a.generator_url);
+    go::json::append_quoted(out, a.generator_url);
     out += ",\"fingerprint\":\"";
     out += fingerprint_hex(label_set_fingerprint(a.labels));
     out += "\"}";
   }
   out += "],\"groupLabels\":";
-  gojson::append_string_map(out, n.group_labels);
+  go::json::append_string_map(out, n.group_labels);
   out += ",\"commonLabels\":";
-  gojson::append_string_map(out, common_pairs(alerts, &Alert::labels));
+  go::json::append_string_map(out, common_pairs(alerts, &Alert::labels));
   out += ",\"commonAnnotations\":";
-  gojson::append_string_map(out, common_pairs(alerts, &Alert::annotations));
+  go::json::append_string_map(out, common_pairs(alerts, &Alert::annotations));
   out += ",\"externalURL\":";
-  gojson::append_quoted(out, n.external_url);
+  go::json::append_quoted(out, n.external_url);
   out += ",\"version\":\"4\",\"groupKey\":";
-  gojson::append_quoted(out, n.group_key);
+  go::json::append_quoted(out, n.group_key);
   out += ",\"truncatedAlerts\":";
   out += std::to_string(truncated);
   out += "}\n";

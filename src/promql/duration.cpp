@@ -4,7 +4,7 @@
 // Go's time.Duration (int64 nanoseconds), i.e. about 292 years.
 #include <limits>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 
 namespace llmon::promql {

@@ -6,7 +6,7 @@
 
 #include <optional>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 
 namespace llmon::promql {
 

@@ -18,7 +18,7 @@
 #include <limits>
 
 #include "promql/function_table.h"
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/lexer.h"
 #include "promql/parser_internal.h"
 
@@ -195,7 +195,7 @@ ExprPtr Parser::primary() {
     }
     case Tok::kString: {
       Token s = take();
-      auto v = go::unquote(s.text);
+      auto v = go::unquote_prometheus(s.text);
       if (!v) fail(s.pos, "error unquoting string " + go::quote(s.text) + ": " + v.error());
       return make(StringLiteral{std::move(*v)}, s.pos, s.end());
     }
@@ -284,7 +284,7 @@ void Parser::label_matchers(std::vector<storage::Matcher>& out) {
     take();
     if (peek().kind != Tok::kString) unexpected(peek(), "label matching", "string");
     Token value = take();
-    auto v = go::unquote(value.text);
+    auto v = go::unquote_prometheus(value.text);
     if (!v) fail(value.pos, "error unquoting string " + go::quote(value.text) + ": " + v.error());
     m.value = std::move(*v);
     if (m.type == storage::Matcher::Type::kRe || m.type == storage::Matcher::Type::kNre) {

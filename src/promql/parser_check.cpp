@@ -3,7 +3,7 @@
 // and positions as promql/parser/parse.go, so the first error we report is
 // the one Prometheus reports.
 #include "promql/function_table.h"
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser_internal.h"
 
 namespace llmon::promql::internal {

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "promql/function_table.h"
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 #include "promql/parser_internal.h"
 

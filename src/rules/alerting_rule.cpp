@@ -5,7 +5,7 @@
 #include <cmath>
 #include <set>
 
-#include "rules/go_strings.h"
+#include "go/strings.h"
 #include "rules/template_value.h"
 
 namespace llmon::rules {

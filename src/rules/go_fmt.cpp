@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <cstring>
 
-#include "promql/go_strconv.h"
-#include "rules/go_parse.h"
+#include "go/strconv.h"
+#include "go/strconv.h"
 #include "rules/humanize.h"
 
-namespace llmon::rules::go {
+namespace llmon::rules::gofmt {
 
 using tmpl::Kind;
 using tmpl::Value;
@@ -28,7 +28,7 @@ bool too_large(int x) {
 size_t rune_count(std::string_view s) {
   size_t n = 0;
   for (size_t i = 0; i < s.size();) {
-    i += static_cast<size_t>(decode_rune(s, i).width);
+    i += static_cast<size_t>(go::decode_rune(s, i).width);
     ++n;
   }
   return n;
@@ -123,7 +123,7 @@ class Printer {
 
   void bad_verb(char32_t verb) {
     buf += "%!";
-    append_rune(buf, static_cast<int32_t>(verb));
+    go::append_utf8(buf, static_cast<int32_t>(verb));
     buf += '(';
     if (arg_.valid()) {
       buf += arg_.type_name();
@@ -158,7 +158,7 @@ class Printer {
   void fmt_s(std::string_view s) {
     if (prec_present) {
       size_t i = 0;
-      for (int n = 0; n < prec && i < s.size(); ++n) i += static_cast<size_t>(decode_rune(s, i).width);
+      for (int n = 0; n < prec && i < s.size(); ++n) i += static_cast<size_t>(go::decode_rune(s, i).width);
       s = s.substr(0, i);
     }
     pad(s);
@@ -202,7 +202,7 @@ class Printer {
   void fmt_q(std::string_view s) {
     if (prec_present) {
       size_t i = 0;
-      for (int n = 0; n < prec && i < s.size(); ++n) i += static_cast<size_t>(decode_rune(s, i).width);
+      for (int n = 0; n < prec && i < s.size(); ++n) i += static_cast<size_t>(go::decode_rune(s, i).width);
       s = s.substr(0, i);
     }
     if (sharp && can_backquote(s)) {
@@ -212,15 +212,15 @@ class Printer {
       pad(quoted);
       return;
     }
-    pad(plus ? ascii_quote(s) : promql::go::quote(s));
+    pad(plus ? ascii_quote(s) : go::quote(s));
   }
 
   // strconv.QuoteToASCII: Quote with every non-ASCII rune escaped.
   static std::string ascii_quote(std::string_view s) {
-    const std::string q = promql::go::quote(s);
+    const std::string q = go::quote(s);
     std::string out;
     for (size_t i = 0; i < q.size();) {
-      const Rune r = decode_rune(q, i);
+      const go::Rune r = go::decode_rune(q, i);
       if (r.r < 0x80) {
         out += q[i];
       } else {
@@ -235,7 +235,7 @@ class Printer {
 
   static bool can_backquote(std::string_view s) {
     for (size_t i = 0; i < s.size();) {
-      const Rune r = decode_rune(s, i);
+      const go::Rune r = go::decode_rune(s, i);
       if (r.r == 0xFFFD && r.width == 1) return false;
       if (r.r == '`' || r.r == 0xFEFF) return false;
       if (r.r < ' ' && r.r != '\t') return false;
@@ -342,13 +342,13 @@ class Printer {
       case 'c': {
         std::string s;
         const uint64_t r = is_signed && static_cast<int64_t>(v) < 0 ? 0xFFFD : v;
-        append_rune(s, r > 0x10FFFF ? 0xFFFD : static_cast<int32_t>(r));
+        go::append_utf8(s, r > 0x10FFFF ? 0xFFFD : static_cast<int32_t>(r));
         pad(s);
         return;
       }
       case 'q': {
         const uint64_t r = is_signed && static_cast<int64_t>(v) < 0 ? 0xFFFD : v;
-        pad(promql::go::quote_rune(r > 0x10FFFF ? 0xFFFD : static_cast<int32_t>(r)));
+        pad(go::quote_rune(r > 0x10FFFF ? 0xFFFD : static_cast<int32_t>(r)));
         return;
       }
       case 'U': {
@@ -365,7 +365,7 @@ class Printer {
   // format.go fmtFloat.
   void fmt_float(double v, char verb, int p) {
     if (prec_present) p = prec;
-    std::string num = format_float(v, verb, p);
+    std::string num = go::format_float(v, verb, p);
     if (num[0] != '-' && num[0] != '+') num.insert(num.begin(), '+');
     if (space && num[0] == '+' && !plus) num[0] = ' ';
     if (num[1] == 'I' || num[1] == 'N') {
@@ -759,18 +759,18 @@ std::string sprintf(std::string_view format, const std::vector<Value>& a) {
       p.buf += "%!(NOVERB)";
       break;
     }
-    const Rune r = decode_rune(format, i);
+    const go::Rune r = go::decode_rune(format, i);
     const auto verb = static_cast<char32_t>(r.r);
     i += static_cast<size_t>(r.width);
     if (verb == '%') {
       p.buf += '%';
     } else if (!good_arg_num) {
       p.buf += "%!";
-      append_rune(p.buf, r.r);
+      go::append_utf8(p.buf, r.r);
       p.buf += "(BADINDEX)";
     } else if (arg_num >= a.size()) {
       p.buf += "%!";
-      append_rune(p.buf, r.r);
+      go::append_utf8(p.buf, r.r);
       p.buf += "(MISSING)";
     } else {
       if (verb == 'v') {
@@ -802,4 +802,4 @@ std::string sprintf(std::string_view format, const std::vector<Value>& a) {
   return p.buf;
 }
 
-}  // namespace llmon::rules::go
+}  // namespace llmon::rules::gofmt

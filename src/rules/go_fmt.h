@@ -15,7 +15,7 @@
 
 #include "rules/template_value.h"
 
-namespace llmon::rules::go {
+namespace llmon::rules::gofmt {
 
 // fmt.Sprint(args...): spaces between operands when neither is a string.
 std::string sprint(const std::vector<tmpl::Value>& args);
@@ -24,8 +24,4 @@ std::string sprintln(const std::vector<tmpl::Value>& args);
 // fmt.Sprintf(format, args...).
 std::string sprintf(std::string_view format, const std::vector<tmpl::Value>& args);
 
-// strconv.FormatFloat(v, fmt, prec, 64) for fmt in "eEfgGxX" ("+Inf",
-// "-Inf", "NaN" for the specials; prec -1 is the shortest representation).
-std::string format_float(double v, char fmt, int prec);
-
-}  // namespace llmon::rules::go
+}  // namespace llmon::rules::gofmt

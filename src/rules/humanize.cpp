@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <limits>
 
-#include "rules/go_fmt.h"
+#include "go/strconv.h"
 
 namespace llmon::rules {
 

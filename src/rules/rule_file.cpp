@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <climits>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 #include "rules/rule_file_yaml.h"
 #include "rules/template.h"
@@ -145,7 +145,7 @@ class Validator {
     seen.push_back(g.name);
     for (const auto& l : g.labels) {
       if (!is_valid_label_name(l.key) || l.key == "__name__") {
-        add(pos_of(*l.key_node) + ": group " + promql::go::quote(g.name) + ": invalid label name: " + l.key);
+        add(pos_of(*l.key_node) + ": group " + go::quote(g.name) + ": invalid label name: " + l.key);
       }
     }
     for (size_t i = 0; i < g.rules.size(); ++i) rule(g, i + 1, g.rules[i]);
@@ -156,8 +156,8 @@ class Validator {
 
   void rule(const RawGroup& g, size_t index, RawRule& r) {
     const std::string& name = r.alert.value.empty() ? r.record.value : r.alert.value;
-    std::string ctx = "group " + promql::go::quote(g.name) + ", rule " + std::to_string(index) + ", " +
-                      promql::go::quote(name) + ": ";
+    std::string ctx = "group " + go::quote(g.name) + ", rule " + std::to_string(index) + ", " +
+                      go::quote(name) + ": ";
     // Where promtool prints 0:0 (a key that is absent), we point at the rule.
     auto at = [&](const NodeField& f) { return pos_of(f.node ? *f.node : *r.node) + ": "; };
     auto err = [&](const std::string& where, const std::string& msg) { add(where + ctx + msg); };
@@ -202,7 +202,7 @@ class Validator {
       if (t) return;
       std::string msg = t.error();
       if (msg.compare(0, prefix.size(), prefix) == 0) msg.erase(0, prefix.size());
-      err(pos_of(*e.value_node) + ": ", std::string(what) + " " + promql::go::quote(e.key) + ": " + msg);
+      err(pos_of(*e.value_node) + ": ", std::string(what) + " " + go::quote(e.key) + ": " + msg);
     };
     for (const auto& l : r.labels) check(l, "label");
     for (const auto& a : r.annotations) check(a, "annotation");

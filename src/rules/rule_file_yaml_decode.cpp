@@ -5,7 +5,7 @@
 #include <limits>
 #include <set>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 #include "rules/rule_file_yaml.h"
 
@@ -123,7 +123,7 @@ Resolved resolve_plain(std::string_view in, bool yaml11) {
   if (in == "<<") return {"!!merge", std::nullopt};
   char c = in[0];
   if (c == '.') {
-    auto v = promql::go::parse_number(in);
+    auto v = go::parse_number(in);
     if (v && is_yaml_float(in)) return {"!!float", static_cast<long double>(*v)};
     return {"!!str", std::nullopt};
   }
@@ -135,7 +135,7 @@ Resolved resolve_plain(std::string_view in, bool yaml11) {
     }
     if (auto v = go_parse_int(plain)) return {"!!int", v};
     if (is_yaml_float(plain)) {
-      if (auto v = promql::go::parse_number(plain)) return {"!!float", static_cast<long double>(*v)};
+      if (auto v = go::parse_number(plain)) return {"!!float", static_cast<long double>(*v)};
     }
   }
   return {"!!str", std::nullopt};
@@ -272,7 +272,7 @@ bool Decoder::float64(const Node& at, double& out) {
       for (char ch : n.value) {
         if (ch != '_') plain += ch;
       }
-      auto v = promql::go::parse_number(plain);
+      auto v = go::parse_number(plain);
       out = v ? *v : static_cast<double>(*r.number);
     } else {
       out = static_cast<double>(*r.number);
@@ -310,7 +310,7 @@ bool Decoder::unique_keys(const Node& map) {
       bool kj_scalar = nj.kind == Node::Kind::kScalar || nj.kind == Node::Kind::kNull;
       bool same_kind = ki_scalar ? kj_scalar : ni.kind == nj.kind;
       if (same_kind && ni.value == nj.value) {
-        type_errors_.push_back(line_col(nj) + ": mapping key " + promql::go::quote(nj.value) +
+        type_errors_.push_back(line_col(nj) + ": mapping key " + go::quote(nj.value) +
                                " already defined at line " + std::to_string(ni.line));
       }
     }
@@ -385,7 +385,7 @@ bool Decoder::string_map(const Node& at, std::string_view go_type, std::vector<M
       if (prev.key == e.key) {
         dup = true;
         if (dialect_ == Dialect::kV2) {
-          type_errors_.push_back(line_col(deref(*p.value)) + ": key " + promql::go::quote(e.key) +
+          type_errors_.push_back(line_col(deref(*p.value)) + ": key " + go::quote(e.key) +
                                  " already set in map");
         } else {
           prev = e;  // a merged duplicate: Go's later assignment wins

@@ -3,7 +3,7 @@
 
 #include <cctype>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 
 namespace llmon::rules::tmpl {
 
@@ -108,7 +108,7 @@ void BranchNode::write_to(std::string& sb) const {
 
 void TemplateNode::write_to(std::string& sb) const {
   sb += "{{template ";
-  sb += promql::go::quote(name);
+  sb += go::quote(name);
   if (pipe) {
     sb += ' ';
     pipe->write_to(sb);

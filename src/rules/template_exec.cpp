@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "rules/go_fmt.h"
 #include "rules/template_funcs.h"
 #include "rules/template_internal.h"
@@ -149,10 +149,10 @@ class State {
     size_t line = 1;
     for (char c : text) line += c == '\n';
     throw ExecError{"template: " + tmpl_->parse_name + ":" + std::to_string(line) + ":" + std::to_string(col) +
-                    ": executing " + promql::go::quote(tmpl_->name) + " at <" + node_->str() + ">: " + msg};
+                    ": executing " + go::quote(tmpl_->name) + " at <" + node_->str() + ">: " + msg};
   }
 
-  static std::string sprint1(const Value& v) { return go::sprintf("%v", {v}); }
+  static std::string sprint1(const Value& v) { return gofmt::sprintf("%v", {v}); }
 
   Value var_value(const std::string& name) const {
     for (size_t i = vars_.size(); i-- > 0;)
@@ -239,7 +239,7 @@ class State {
   void walk_template(const Value& dot, const TemplateNode* t) {
     at(t);
     auto it = set_.trees.find(t->name);
-    if (it == set_.trees.end()) errorf("template " + promql::go::quote(t->name) + " not defined");
+    if (it == set_.trees.end()) errorf("template " + go::quote(t->name) + " not defined");
     if (depth_ >= kMaxTemplateDepth)
       errorf("exceeded maximum template depth (" + std::to_string(kMaxTemplateDepth) + ")");
     Value new_dot = eval_pipeline(dot, t->pipe.get());
@@ -305,7 +305,7 @@ class State {
       case NodeType::kString:
         return Value::string(static_cast<const StringNode*>(first)->text);
       default:
-        errorf("can't evaluate command " + promql::go::quote(first->str()));
+        errorf("can't evaluate command " + go::quote(first->str()));
     }
   }
 
@@ -398,7 +398,7 @@ class State {
                       const Value* final) {
     at(node);
     const Function* fn = find_function(node->ident);
-    if (!fn) errorf(promql::go::quote(node->ident) + " is not a defined function");
+    if (!fn) errorf(go::quote(node->ident) + " is not a defined function");
     return eval_call(dot, *fn, cmd, args, final);
   }
 
@@ -531,10 +531,10 @@ class State {
       return;
     }
     if (v.kind() == Kind::kSample && v.as_sample()) {
-      write(go::sprint({sample_struct(*v.as_sample())}));
+      write(gofmt::sprint({sample_struct(*v.as_sample())}));
       return;
     }
-    write(go::sprint({v}));
+    write(gofmt::sprint({v}));
   }
 
   const TreeSet& set_;
@@ -552,7 +552,7 @@ Expected<std::string> execute_tree(const TreeSet& set, const std::string& name, 
                                    const TemplateEnv& env) {
   auto it = set.trees.find(name);
   if (it == set.trees.end() || !it->second->root)
-    return Status::error("template: " + name + ": " + promql::go::quote(name) + " is an incomplete or empty template");
+    return Status::error("template: " + name + ": " + go::quote(name) + " is an incomplete or empty template");
   std::string out;
   Budget budget;
   budget.env = &env;

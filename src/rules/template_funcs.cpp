@@ -5,8 +5,8 @@
 #include <unordered_map>
 
 #include "rules/go_fmt.h"
-#include "rules/go_parse.h"
-#include "rules/go_strings.h"
+#include "go/strconv.h"
+#include "go/strings.h"
 #include "rules/template_internal.h"
 
 namespace llmon::rules::tmpl {
@@ -115,8 +115,8 @@ Expected<bool> eq_values(const Value& in1, const std::vector<Value>& rest) {
           break;
         case BasicKind::kInvalid: {
           if (!same_kind(arg1, arg) && arg1.valid() && arg.valid()) {
-            return Status::error("non-comparable types " + go::sprintf("%s", {arg1}) + ": " + arg1.type_name() + ", " +
-                                 arg.type_name() + ": " + go::sprintf("%v", {arg}));
+            return Status::error("non-comparable types " + gofmt::sprintf("%s", {arg1}) + ": " + arg1.type_name() + ", " +
+                                 arg.type_name() + ": " + gofmt::sprintf("%v", {arg}));
           }
           if (is_nil(arg1) || is_nil(arg)) {
             truth = is_nil(arg) == is_nil(arg1);
@@ -124,7 +124,7 @@ Expected<bool> eq_values(const Value& in1, const std::vector<Value>& rest) {
             truth = arg.kind() == Kind::kSample ? arg1.as_sample() == arg.as_sample() : arg1.as_time() == arg.as_time();
           } else {
             // Maps, slices and structs holding them are not comparable.
-            return Status::error("non-comparable type " + go::sprintf("%s", {arg}) + ": " + arg.type_name());
+            return Status::error("non-comparable type " + gofmt::sprintf("%s", {arg}) + ": " + arg.type_name());
           }
           break;
         }
@@ -328,13 +328,13 @@ Expected<Value> fn_call(CallEnv&, std::vector<Value>& a) {
 }
 
 Expected<Value> fn_print(CallEnv&, std::vector<Value>& a) {
-  return Value::string(go::sprint(a));
+  return Value::string(gofmt::sprint(a));
 }
 Expected<Value> fn_printf(CallEnv&, std::vector<Value>& a) {
-  return Value::string(go::sprintf(a[0].as_string(), std::vector<Value>(a.begin() + 1, a.end())));
+  return Value::string(gofmt::sprintf(a[0].as_string(), std::vector<Value>(a.begin() + 1, a.end())));
 }
 Expected<Value> fn_println(CallEnv&, std::vector<Value>& a) {
-  return Value::string(go::sprintln(a));
+  return Value::string(gofmt::sprintln(a));
 }
 
 // text/template's evalArgs: fmt.Sprint of the printable values, or the
@@ -351,7 +351,7 @@ std::string eval_args(const std::vector<Value>& args) {
       printable.push_back(v);
     }
   }
-  return go::sprint(printable);
+  return gofmt::sprint(printable);
 }
 
 Expected<Value> fn_html(CallEnv&, std::vector<Value>& a) {

@@ -4,9 +4,9 @@
 #include <clocale>
 #include <cwctype>
 
-#include "promql/go_strconv.h"
-#include "rules/go_parse.h"
-#include "rules/go_strings.h"
+#include "go/strconv.h"
+#include "go/strconv.h"
+#include "go/strings.h"
 
 namespace llmon::rules::tmpl {
 
@@ -75,8 +75,8 @@ std::string item_string(const Item& item) {
   if (item.type > ItemType::kKeyword) return "<" + item.val + ">";
   size_t runes = 0;
   for (size_t i = 0; i < item.val.size(); ++runes) i += static_cast<size_t>(go::decode_rune(item.val, i).width);
-  if (runes > 10) return promql::go::quote_truncated(item.val, 10) + "...";
-  return promql::go::quote(item.val);
+  if (runes > 10) return go::quote_truncated(item.val, 10) + "...";
+  return go::quote(item.val);
 }
 
 int32_t Lexer::next() {
@@ -216,7 +216,7 @@ bool Lexer::lex_field_or_variable(ItemType typ, Item& out) {
     }
   }
   if (!at_terminator()) {
-    out = error("bad character " + promql::go::format_rune_u(r));
+    out = error("bad character " + go::format_rune_u(r));
     return true;
   }
   out = this_item(typ);
@@ -421,7 +421,7 @@ bool Lexer::step(State& s, Item& out) {
         out = this_item(ItemType::kChar);
         return true;
       }
-      out = error("unrecognized character in action: " + promql::go::format_rune_u(r));
+      out = error("unrecognized character in action: " + go::format_rune_u(r));
       return true;
     }
     case State::kSpace: {
@@ -454,7 +454,7 @@ bool Lexer::step(State& s, Item& out) {
       backup();
       const std::string_view word = input_.substr(start_, pos_ - start_);
       if (!at_terminator()) {
-        out = error("bad character " + promql::go::format_rune_u(r));
+        out = error("bad character " + go::format_rune_u(r));
         return true;
       }
       const ItemType kw = keyword(word);
@@ -496,13 +496,13 @@ bool Lexer::step(State& s, Item& out) {
       return true;
     case State::kNumber: {
       if (!scan_number()) {
-        out = error("bad number syntax: " + promql::go::quote(input_.substr(start_, pos_ - start_)));
+        out = error("bad number syntax: " + go::quote(input_.substr(start_, pos_ - start_)));
         return true;
       }
       const int32_t sign = peek();
       if (sign == '+' || sign == '-') {
         if (!scan_number() || input_[pos_ - 1] != 'i') {
-          out = error("bad number syntax: " + promql::go::quote(input_.substr(start_, pos_ - start_)));
+          out = error("bad number syntax: " + go::quote(input_.substr(start_, pos_ - start_)));
           return true;
         }
         out = this_item(ItemType::kComplex);

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "promql/go_strconv.h"
-#include "rules/go_parse.h"
+#include "go/strconv.h"
+#include "go/strconv.h"
 #include "rules/humanize.h"
 #include "rules/template_funcs.h"
 #include "rules/template_internal.h"
@@ -120,7 +120,7 @@ class Parser {
       return;
     }
     if (!is_empty_tree(tree_->root.get()))
-      errorf("template: multiple definition of template " + promql::go::quote(tree_->name));
+      errorf("template: multiple definition of template " + go::quote(tree_->name));
   }
 
   struct NestingGuard {
@@ -426,7 +426,7 @@ class Parser {
         case NodeType::kNumber:
         case NodeType::kNil:
         case NodeType::kDot:
-          errorf("unexpected . after term " + promql::go::quote(node->str()));
+          errorf("unexpected . after term " + go::quote(node->str()));
         default:
           chain->node = std::move(node);
           chain->field = std::move(fields);
@@ -440,7 +440,7 @@ class Parser {
     Item token = next_non_space();
     switch (token.type) {
       case ItemType::kIdentifier:
-        if (!find_function(token.val)) errorf("function " + promql::go::quote(token.val) + " not defined");
+        if (!find_function(token.val)) errorf("function " + go::quote(token.val) + " not defined");
         return std::make_unique<IdentifierNode>(token.pos, token.val);
       case ItemType::kDot:
         return std::make_unique<DotNode>(token.pos);
@@ -477,7 +477,7 @@ class Parser {
     auto v = std::make_unique<VariableNode>(pos, name);
     for (const auto& n : vars_)
       if (n == v->ident[0]) return v;
-    errorf("undefined variable " + promql::go::quote(v->ident[0]));
+    errorf("undefined variable " + go::quote(v->ident[0]));
   }
 
   // parse.newNumber.
@@ -549,7 +549,7 @@ class Parser {
     } else {
       auto f = go::parse_float(text);
       if (f) {
-        if (text.find_first_of(".eEpP") == std::string::npos) errorf("integer overflow: " + promql::go::quote(text));
+        if (text.find_first_of(".eEpP") == std::string::npos) errorf("integer overflow: " + go::quote(text));
         n->is_float = true;
         n->float64 = *f;
         if (!n->is_int && is_int64(*f)) {
@@ -562,7 +562,7 @@ class Parser {
         }
       }
     }
-    if (!n->is_int && !n->is_uint && !n->is_float) errorf("illegal number syntax: " + promql::go::quote(text));
+    if (!n->is_int && !n->is_uint && !n->is_float) errorf("illegal number syntax: " + go::quote(text));
     return n;
   }
 

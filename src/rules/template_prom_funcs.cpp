@@ -7,11 +7,11 @@
 #include <algorithm>
 #include <cmath>
 
-#include "promql/go_regexp.h"
-#include "promql/go_strconv.h"
+#include "go/regexp.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
-#include "rules/go_parse.h"
-#include "rules/go_strings.h"
+#include "go/strconv.h"
+#include "go/strings.h"
 #include "rules/humanize.h"
 #include "rules/template_internal.h"
 
@@ -35,7 +35,7 @@ Expected<std::shared_ptr<const RE2>> compile(CallEnv& env, const std::string& pa
     if (env.regex_cache.size() < 256) env.regex_cache.emplace(pattern, re);
   }
   if (!re->ok())
-    return Status::error(promql::go_regexp_error(re->error_code(), re->error_arg()));
+    return Status::error(go::regexp_error(re->error_code(), re->error_arg()));
   // RE2 knows \C (any byte); Go's syntax does not.
   for (size_t i = 0; i + 1 < pattern.size(); ++i) {
     if (pattern[i] != '\\') continue;
@@ -203,7 +203,7 @@ std::string regexp_quote(const std::string& s) {
       backquote = false;
     i += static_cast<size_t>(r.width);
   }
-  return backquote ? "`" + s + "`" : promql::go::quote(s);
+  return backquote ? "`" + s + "`" : go::quote(s);
 }
 
 Expected<Value> fn_re_replace_all(CallEnv& env, std::vector<Value>& a) {

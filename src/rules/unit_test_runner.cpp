@@ -13,7 +13,7 @@
 
 #include "base/clock.h"
 #include "promql/engine.h"
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 #include "promql/series_notation.h"
 #include "rules/group.h"
@@ -40,7 +40,7 @@ std::string labels_string(const Pairs& ls) {
   std::string s = "{";
   for (size_t i = 0; i < ls.size(); ++i) {
     if (i > 0) s += ", ";
-    s += ls[i].first + "=" + promql::go::quote(ls[i].second);
+    s += ls[i].first + "=" + go::quote(ls[i].second);
   }
   return s + "}";
 }
@@ -401,7 +401,7 @@ class GroupRunner {
 
   void check_promql(const PromqlTestCase& pt, std::vector<RuleTestFailure>& failures) {
     const std::string head =
-        "    expr: " + promql::go::quote(pt.expr) + ", time: " + promql::format_duration_ms(pt.eval_time_ms);
+        "    expr: " + go::quote(pt.expr) + ", time: " + promql::format_duration_ms(pt.eval_time_ms);
     auto got = query_vector(*engine_, pt.expr, pt.eval_time_ms);
     if (!got) {
       failures.push_back(fail(RuleTestFailure::Kind::kPromql, head + ", err: " + got.error()));
@@ -417,7 +417,7 @@ class GroupRunner {
         if (!l) {
           failures.push_back(
               fail(RuleTestFailure::Kind::kPromql,
-                   head + ", err: labels " + promql::go::quote(s.labels) + ": " + go_parse_error(l.error())));
+                   head + ", err: labels " + go::quote(s.labels) + ": " + go_parse_error(l.error())));
           return;
         }
         labels = *l;

@@ -5,38 +5,38 @@
 #include <nlohmann/json.hpp>
 
 #include "notify/alertmanager.h"
-#include "notify/go_json.h"
+#include "go/json.h"
 
 namespace llmon::notify {
 namespace {
 
 TEST(GoJson, QuotesLikeEncodingJson) {
-  EXPECT_EQ(gojson::quoted(""), "\"\"");
-  EXPECT_EQ(gojson::quoted("plain text"), "\"plain text\"");
-  EXPECT_EQ(gojson::quoted("a\"b\\c"), R"("a\"b\\c")");
-  EXPECT_EQ(gojson::quoted("\n\r\t"), R"("\n\r\t")");
+  EXPECT_EQ(go::json::quoted(""), "\"\"");
+  EXPECT_EQ(go::json::quoted("plain text"), "\"plain text\"");
+  EXPECT_EQ(go::json::quoted("a\"b\\c"), R"("a\"b\\c")");
+  EXPECT_EQ(go::json::quoted("\n\r\t"), R"("\n\r\t")");
   // Other control bytes as \u00XX, lower-case hex (\b and \f too in Go < 1.22).
-  EXPECT_EQ(gojson::quoted(std::string("\x01\x08\x0c\x1f", 4)), R"("\u0001\u0008\u000c\u001f")");
-  EXPECT_EQ(gojson::quoted(std::string("\0", 1)), R"("\u0000")");
+  EXPECT_EQ(go::json::quoted(std::string("\x01\x08\x0c\x1f", 4)), R"("\u0001\u0008\u000c\u001f")");
+  EXPECT_EQ(go::json::quoted(std::string("\0", 1)), R"("\u0000")");
   // HTML-sensitive characters are escaped (json.Marshal's default escapeHTML).
-  EXPECT_EQ(gojson::quoted("<a href=\"x\">&</a>"), R"("\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e")");
+  EXPECT_EQ(go::json::quoted("<a href=\"x\">&</a>"), R"("\u003ca href=\"x\"\u003e\u0026\u003c/a\u003e")");
   // DEL and valid multi-byte UTF-8 pass through.
-  EXPECT_EQ(gojson::quoted("\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5"), "\"\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\"");
+  EXPECT_EQ(go::json::quoted("\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5"), "\"\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\"");
   // Line and paragraph separators are escaped.
-  EXPECT_EQ(gojson::quoted("a\xe2\x80\xa8"
+  EXPECT_EQ(go::json::quoted("a\xe2\x80\xa8"
                            "b\xe2\x80\xa9"),
             R"("a\u2028b\u2029")");
   // Invalid UTF-8: one \ufffd per bad byte.
-  EXPECT_EQ(gojson::quoted("\xff"), R"("\ufffd")");
-  EXPECT_EQ(gojson::quoted("x\xe2\x82"), R"("x\ufffd\ufffd")");
-  EXPECT_EQ(gojson::quoted("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");  // a UTF-16 surrogate
-  EXPECT_EQ(gojson::quoted("\xc0\xaf"), R"("\ufffd\ufffd")");            // overlong
+  EXPECT_EQ(go::json::quoted("\xff"), R"("\ufffd")");
+  EXPECT_EQ(go::json::quoted("x\xe2\x82"), R"("x\ufffd\ufffd")");
+  EXPECT_EQ(go::json::quoted("\xed\xa0\x80"), R"("\ufffd\ufffd\ufffd")");  // a UTF-16 surrogate
+  EXPECT_EQ(go::json::quoted("\xc0\xaf"), R"("\ufffd\ufffd")");            // overlong
 }
 
 TEST(GoJson, QuotedOutputIsValidJsonForEveryByte) {
   std::string all;
   for (int c = 0; c < 256; ++c) all += static_cast<char>(c);
-  const std::string q = gojson::quoted(all);
+  const std::string q = go::json::quoted(all);
   auto parsed = nlohmann::json::parse(q, nullptr, false);
   ASSERT_TRUE(parsed.is_string()) << q;
   const std::string back = parsed.get<std::string>();
@@ -45,25 +45,25 @@ TEST(GoJson, QuotedOutputIsValidJsonForEveryByte) {
 
 TEST(GoJson, StringMapSortsKeysAndKeepsLastDuplicate) {
   std::string out;
-  gojson::append_string_map(out, {{"b", "2"}, {"a", "1"}, {"B", "0"}, {"a", "3"}});
+  go::json::append_string_map(out, {{"b", "2"}, {"a", "1"}, {"B", "0"}, {"a", "3"}});
   EXPECT_EQ(out, R"({"B":"0","a":"3","b":"2"})");
   out.clear();
-  gojson::append_string_map(out, {});
+  go::json::append_string_map(out, {});
   EXPECT_EQ(out, "{}");
 }
 
 TEST(GoJson, TimeFormats) {
-  EXPECT_EQ(gojson::go_time(0), "1970-01-01T00:00:00Z");
-  EXPECT_EQ(gojson::go_time(1714564800000), "2024-05-01T12:00:00Z");
-  EXPECT_EQ(gojson::go_time(1714564800500), "2024-05-01T12:00:00.5Z");
-  EXPECT_EQ(gojson::go_time(1714564800120), "2024-05-01T12:00:00.12Z");
-  EXPECT_EQ(gojson::go_time(1714564800123), "2024-05-01T12:00:00.123Z");
-  EXPECT_EQ(gojson::go_time(951782400000), "2000-02-29T00:00:00Z");
-  EXPECT_EQ(gojson::go_time(-1), "1969-12-31T23:59:59.999Z");
-  EXPECT_EQ(gojson::go_time(253402300799000), "9999-12-31T23:59:59Z");
-  EXPECT_EQ(gojson::strfmt_millis(1714564800000), "2024-05-01T12:00:00.000Z");
-  EXPECT_EQ(gojson::strfmt_millis(1714564800120), "2024-05-01T12:00:00.120Z");
-  EXPECT_EQ(gojson::strfmt_millis(951782400007), "2000-02-29T00:00:00.007Z");
+  EXPECT_EQ(go::json::go_time(0), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(go::json::go_time(1714564800000), "2024-05-01T12:00:00Z");
+  EXPECT_EQ(go::json::go_time(1714564800500), "2024-05-01T12:00:00.5Z");
+  EXPECT_EQ(go::json::go_time(1714564800120), "2024-05-01T12:00:00.12Z");
+  EXPECT_EQ(go::json::go_time(1714564800123), "2024-05-01T12:00:00.123Z");
+  EXPECT_EQ(go::json::go_time(951782400000), "2000-02-29T00:00:00Z");
+  EXPECT_EQ(go::json::go_time(-1), "1969-12-31T23:59:59.999Z");
+  EXPECT_EQ(go::json::go_time(253402300799000), "9999-12-31T23:59:59Z");
+  EXPECT_EQ(go::json::strfmt_millis(1714564800000), "2024-05-01T12:00:00.000Z");
+  EXPECT_EQ(go::json::strfmt_millis(1714564800120), "2024-05-01T12:00:00.120Z");
+  EXPECT_EQ(go::json::strfmt_millis(951782400007), "2000-02-29T00:00:00.007Z");
 }
 
 TEST(PostableAlerts, ExactBytes) {

@@ -16,7 +16,7 @@
 
 #include "notify/alertmanager.h"
 #include "notify/delivery_receiver.h"
-#include "notify/go_json.h"
+#include "go/json.h"
 #include "notify/webhook.h"
 #include "support/subprocess.h"
 
@@ -165,7 +165,7 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
     EXPECT_EQ(a["labels"]["severity"], "page");
     EXPECT_EQ(a["status"]["state"], "active");
     EXPECT_EQ(a["generatorURL"], alerts[0].generator_url);
-    EXPECT_EQ(a["startsAt"], gojson::strfmt_millis(alerts[0].starts_at_ms));
+    EXPECT_EQ(a["startsAt"], go::json::strfmt_millis(alerts[0].starts_at_ms));
     const std::string gpu = a["labels"]["gpu"];
     EXPECT_EQ(a["annotations"]["summary"], "GPU " + gpu + " <too> hot & bothered");
   }

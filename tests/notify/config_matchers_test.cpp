@@ -3,6 +3,7 @@
 // anchored RE2, rendering, ordering, Go quoting.
 #include <gtest/gtest.h>
 
+#include "go/strconv.h"
 #include "notify/matchers.h"
 
 namespace llmon::notify {
@@ -151,15 +152,15 @@ TEST(Matchers, StringAndSortLikeAlertmanager) {
 }
 
 TEST(GoQuote, MatchesStrconvQuote) {
-  EXPECT_EQ(go_quote("plain"), "\"plain\"");
-  EXPECT_EQ(go_quote("a\"b\\c"), R"("a\"b\\c")");
-  EXPECT_EQ(go_quote("\a\b\f\n\r\t\v"), R"("\a\b\f\n\r\t\v")");
-  EXPECT_EQ(go_quote(std::string("\x01\x7f", 2)), R"("\x01\x7f")");
-  EXPECT_EQ(go_quote("\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5"), "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\"");
-  EXPECT_EQ(go_quote("\xc2\xa0"), R"("\u00a0")");      // no-break space is not printable for Go
-  EXPECT_EQ(go_quote("\xe2\x80\x8b"), R"("\u200b")");  // zero width space
-  EXPECT_EQ(go_quote("\xff"), R"("\xff")");
-  EXPECT_EQ(go_quote(std::string("a\0b", 3)), R"("a\x00b")");
+  EXPECT_EQ(go::quote("plain"), "\"plain\"");
+  EXPECT_EQ(go::quote("a\"b\\c"), R"("a\"b\\c")");
+  EXPECT_EQ(go::quote("\a\b\f\n\r\t\v"), R"("\a\b\f\n\r\t\v")");
+  EXPECT_EQ(go::quote(std::string("\x01\x7f", 2)), R"("\x01\x7f")");
+  EXPECT_EQ(go::quote("\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5"), "\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x94\xa5\"");
+  EXPECT_EQ(go::quote("\xc2\xa0"), R"("\u00a0")");      // no-break space is not printable for Go
+  EXPECT_EQ(go::quote("\xe2\x80\x8b"), R"("\u200b")");  // zero width space
+  EXPECT_EQ(go::quote("\xff"), R"("\xff")");
+  EXPECT_EQ(go::quote(std::string("a\0b", 3)), R"("a\x00b")");
 }
 
 TEST(LabelNames, Validity) {

@@ -11,7 +11,7 @@
 
 #include "promql/ast.h"
 #include "promql/function_table.h"
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "promql/parser.h"
 
 namespace llmon::promql::testutil {

@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "net/api_client.h"
-#include "promql/go_regexp.h"
+#include "go/regexp.h"
 #include "promql/parser.h"
 #include "support/http_client.h"
 #include "support/prometheus_process.h"
@@ -61,7 +61,7 @@ std::string nests(std::string_view value) {
 }
 
 bool too_deep(std::string_view pattern) {
-  return !go_regexp_nesting_error(pattern).empty();
+  return !go::regexp_nesting_error(pattern).empty();
 }
 
 TEST(GoRegexpHeight, TreesUpToOneThousandNodesTallAreAccepted) {
@@ -69,7 +69,7 @@ TEST(GoRegexpHeight, TreesUpToOneThousandNodesTallAreAccepted) {
   EXPECT_FALSE(too_deep(groups(998)));  // 999
   EXPECT_FALSE(too_deep(groups(999)));  // 1000
   EXPECT_TRUE(too_deep(groups(1000)));  // 1001
-  EXPECT_EQ(go_regexp_nesting_error(groups(1000)),
+  EXPECT_EQ(go::regexp_nesting_error(groups(1000)),
             "error parsing regexp: expression nests too deeply: `" + groups(1000) + "`");
   // Prometheus anchors the value as ^(?:value)$: a concatenation one level
   // above it, so 998 groups pass and 999 do not (both checked against

@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 #include "rules/template.h"
 #include "rules/template_test_corpus.h"
 #include "support/test_paths.h"
@@ -120,7 +120,7 @@ std::map<std::string, std::string> parse_annotations(const std::string& line) {
     if (j >= line.size() || line[j] != '"') break;
     size_t k = j + 1;
     while (k < line.size() && line[k] != '"') k += line[k] == '\\' ? 2 : 1;
-    auto v = promql::go::unquote(line.substr(j, k - j + 1));
+    auto v = go::unquote_prometheus(line.substr(j, k - j + 1));
     out[key] = v ? *v : "<unparsable>";
     i = k + 1;
     while (i < line.size() && (line[i] == ',' || line[i] == ' ')) ++i;
@@ -216,7 +216,7 @@ TEST(TemplatePromtoolDiff, ExpansionsMatchPrometheus) {
     std::string series = "tmpl_test{";
     bool first = true;
     for (const auto& [k, v] : ds.labels) {
-      series += (first ? "" : ",") + k + "=" + promql::go::quote(v);
+      series += (first ? "" : ",") + k + "=" + go::quote(v);
       first = false;
     }
     test << "  - series: " << yq(series + "}") << "\n    values: " << yq(num(ds.value)) << "\n";
@@ -227,7 +227,7 @@ TEST(TemplatePromtoolDiff, ExpansionsMatchPrometheus) {
       bool first = true;
       for (const auto& [k, v] : s.labels) {
         if (k == "__name__") continue;
-        series += (first ? "" : ",") + k + "=" + promql::go::quote(v);
+        series += (first ? "" : ",") + k + "=" + go::quote(v);
         first = false;
       }
       test << "  - series: " << yq(series + "}") << "\n    values: " << yq(num(s.value)) << "\n";

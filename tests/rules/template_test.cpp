@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "rules/go_fmt.h"
-#include "rules/go_parse.h"
-#include "rules/go_strings.h"
+#include "go/strconv.h"
+#include "go/strings.h"
 #include "rules/humanize.h"
 
 namespace llmon::rules {
@@ -156,7 +156,7 @@ TEST(Template, HumanizeMatchesPrometheus) {
 }
 
 TEST(Template, GoFmt) {
-  using go::sprintf;
+  using gofmt::sprintf;
   EXPECT_EQ(sprintf("%5.2f|%-5d|%x|%q",
                     {Value::number(3.14159), Value::integer(42), Value::integer(255), Value::string("a\"b")}),
             " 3.14|42   |ff|\"a\\\"b\"");
@@ -166,7 +166,7 @@ TEST(Template, GoFmt) {
   EXPECT_EQ(sprintf("%08.3f|%+.1e|%6.2f", {Value::number(-3.5), Value::number(12345),
                                            Value::number(std::numeric_limits<double>::infinity())}),
             "-003.500|+1.2e+04|  +Inf");
-  EXPECT_EQ(go::sprint({Value::integer(1), Value::integer(2), Value::string("a"), Value::integer(3)}), "1 2a3");
+  EXPECT_EQ(gofmt::sprint({Value::integer(1), Value::integer(2), Value::string("a"), Value::integer(3)}), "1 2a3");
 }
 
 TEST(Template, GoParseFloat) {

@@ -1,14 +1,12 @@
-// Go strconv parsing (go_parse.h). Follows strconv/atof.go, atoi.go and
-// quote.go of Go 1.19.
-#include "rules/go_parse.h"
-
+// Go strconv number parsing (strconv.h). Follows strconv/atof.go and atoi.go
+// of Go 1.19.
 #include <charconv>
 #include <cmath>
 #include <limits>
 
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 
-namespace llmon::rules::go {
+namespace llmon::go {
 
 namespace {
 
@@ -82,7 +80,7 @@ bool special(std::string_view s, double& f) {
 }
 
 Status syntax_error(std::string_view fn, std::string_view s) {
-  return Status::error("strconv." + std::string(fn) + ": parsing " + promql::go::quote(s) + ": invalid syntax");
+  return Status::error("strconv." + std::string(fn) + ": parsing " + go::quote(s) + ": invalid syntax");
 }
 
 }  // namespace
@@ -162,7 +160,7 @@ Expected<double> parse_float(std::string_view s) {
         nz < dot ? static_cast<long long>(dot - nz) - 1 : static_cast<long long>(dot) - static_cast<long long>(nz);
     const long long mag = hex ? place * 4 + e : place + e;
     if (mag <= 0) return neg ? -0.0 : 0.0;
-    return Status::error("strconv.ParseFloat: parsing " + promql::go::quote(s) + ": value out of range");
+    return Status::error("strconv.ParseFloat: parsing " + go::quote(s) + ": value out of range");
   }
   if (res.ec != std::errc() || res.ptr != text.data() + text.size()) return syntax_error("ParseFloat", s);
   return neg ? -v : v;
@@ -225,156 +223,9 @@ std::optional<int64_t> parse_int(std::string_view s) {
   return neg ? static_cast<int64_t>(0 - *u) : static_cast<int64_t>(*u);
 }
 
-Rune decode_rune(std::string_view s, size_t i) {
-  auto r = promql::go::decode_rune(s, i);
-  return Rune{r.r, r.width};
+Expected<double> parse_number(std::string_view s) {
+  if (auto n = parse_int(s)) return static_cast<double>(*n);
+  return parse_float(s);
 }
 
-void append_rune(std::string& out, int32_t r) {
-  promql::go::append_utf8(out, r);
-}
-
-namespace {
-
-int hex_val(char c) {
-  if (is_digit(c)) return c - '0';
-  if (lower(c) >= 'a' && lower(c) <= 'f') return lower(c) - 'a' + 10;
-  return -1;
-}
-
-bool valid_rune(int64_t r) {
-  return r >= 0 && r <= 0x10FFFF && !(r >= 0xD800 && r <= 0xDFFF);
-}
-
-}  // namespace
-
-bool unquote_char(std::string_view s, size_t& i, char quote, std::string& out, int32_t* rune) {
-  if (i >= s.size()) return false;
-  const char c = s[i];
-  if (c == quote && (quote == '\'' || quote == '"')) return false;
-  if (static_cast<unsigned char>(c) >= 0x80) {
-    Rune r = decode_rune(s, i);
-    append_rune(out, r.r);
-    if (rune) *rune = r.r;
-    i += static_cast<size_t>(r.width);
-    return true;
-  }
-  if (c != '\\') {
-    out += c;
-    if (rune) *rune = static_cast<unsigned char>(c);
-    ++i;
-    return true;
-  }
-  if (i + 1 >= s.size()) return false;
-  const char e = s[i + 1];
-  i += 2;
-  int32_t value = 0;
-  switch (e) {
-    case 'a':
-      value = '\a';
-      break;
-    case 'b':
-      value = '\b';
-      break;
-    case 'f':
-      value = '\f';
-      break;
-    case 'n':
-      value = '\n';
-      break;
-    case 'r':
-      value = '\r';
-      break;
-    case 't':
-      value = '\t';
-      break;
-    case 'v':
-      value = '\v';
-      break;
-    case 'x':
-    case 'u':
-    case 'U': {
-      const size_t n = e == 'x' ? 2 : e == 'u' ? 4 : 8;
-      if (i + n > s.size()) return false;
-      int64_t v = 0;
-      for (size_t k = 0; k < n; ++k) {
-        const int d = hex_val(s[i + k]);
-        if (d < 0) return false;
-        v = v * 16 + d;
-      }
-      i += n;
-      if (e == 'x') {  // a single byte
-        out += static_cast<char>(v);
-        if (rune) *rune = static_cast<int32_t>(v);
-        return true;
-      }
-      if (!valid_rune(v)) return false;
-      append_rune(out, static_cast<int32_t>(v));
-      if (rune) *rune = static_cast<int32_t>(v);
-      return true;
-    }
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7': {
-      int v = e - '0';
-      if (i + 2 > s.size()) return false;
-      for (int k = 0; k < 2; ++k) {
-        const char d = s[i + static_cast<size_t>(k)];
-        if (d < '0' || d > '7') return false;
-        v = v * 8 + (d - '0');
-      }
-      if (v > 255) return false;
-      i += 2;
-      out += static_cast<char>(v);
-      if (rune) *rune = v;
-      return true;
-    }
-    case '\\':
-      value = '\\';
-      break;
-    case '\'':
-    case '"':
-      if (e != quote) return false;
-      value = e;
-      break;
-    default:
-      return false;
-  }
-  out += static_cast<char>(value);
-  if (rune) *rune = value;
-  return true;
-}
-
-Expected<std::string> unquote(std::string_view s) {
-  const Status invalid = Status::error("invalid syntax");
-  if (s.size() < 2) return invalid;
-  const char quote = s[0];
-  if (quote != s.back()) return invalid;
-  s = s.substr(1, s.size() - 2);
-  if (quote == '`') {
-    if (s.find('`') != std::string_view::npos) return invalid;
-    std::string out;
-    for (char c : s)
-      if (c != '\r') out += c;
-    return out;
-  }
-  if (quote != '"' && quote != '\'') return invalid;
-  if (s.find('\n') != std::string_view::npos) return invalid;
-  std::string out;
-  size_t i = 0;
-  int runes = 0;
-  while (i < s.size()) {
-    if (!unquote_char(s, i, quote, out)) return invalid;
-    ++runes;
-    if (quote == '\'' && runes > 1) return invalid;
-  }
-  if (quote == '\'' && runes != 1) return invalid;
-  return out;
-}
-
-}  // namespace llmon::rules::go
+}  // namespace llmon::go

@@ -13,12 +13,11 @@
 #include <string_view>
 #include <utility>
 
-namespace llmon::rules::go {
+namespace llmon::go {
 
 bool is_letter(int32_t r);  // unicode.IsLetter
 bool is_digit(int32_t r);   // unicode.IsDigit
 bool is_space(int32_t r);   // unicode.IsSpace
-bool is_print(int32_t r);   // unicode.IsPrint
 int32_t to_upper(int32_t r);
 int32_t to_lower(int32_t r);
 int32_t to_title(int32_t r);
@@ -36,4 +35,4 @@ std::optional<std::pair<std::string, std::string>> split_host_port(std::string_v
 std::string join_host_port(std::string_view host, std::string_view port);
 bool parse_ip(std::string_view s);  // net.ParseIP(s) != nil
 
-}  // namespace llmon::rules::go
+}  // namespace llmon::go

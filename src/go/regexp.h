@@ -7,12 +7,12 @@
 #include <string>
 #include <string_view>
 
-namespace llmon::promql {
+namespace llmon::go {
 
 // re2_error_code: RE2::ErrorCode of the failed compile; arg: RE2::error_arg().
 // RE2::ErrorPatternTooLarge reads as Go 1.19's size-limit error
 // ("regexp/syntax: internal error"), whose argument is the whole pattern.
-std::string go_regexp_error(int re2_error_code, std::string_view arg);
+std::string regexp_error(int re2_error_code, std::string_view arg);
 
 // Go's regexp/syntax (1.19, as in Prometheus 2.42) refuses a pattern whose
 // parse tree would be more than 1000 nodes tall; RE2 has no such limit.
@@ -20,6 +20,6 @@ std::string go_regexp_error(int re2_error_code, std::string_view arg);
 // e.g. "^(?:" + value + ")$") when Go stops on that limit before any other
 // error -- "error parsing regexp: expression nests too deeply: `<pattern>`"
 // -- else "". Linear in the pattern's length, no recursion.
-std::string go_regexp_nesting_error(std::string_view pattern);
+std::string regexp_nesting_error(std::string_view pattern);
 
-}  // namespace llmon::promql
+}  // namespace llmon::go

@@ -9,10 +9,10 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
-#include "notify/alert.h"
-
-namespace llmon::notify::gojson {
+namespace llmon::go::json {
 
 // Appends `s` as a quoted JSON string like Go's json.Marshal (escapeHTML on):
 // `"` `\` and \n \r \t as short escapes; other bytes < 0x20, `<` `>` `&`,
@@ -24,7 +24,7 @@ std::string quoted(std::string_view s);
 // Appends a JSON object of string values with keys in byte order (Go
 // marshals maps sorted by key). Duplicate names: the last one wins, as it
 // would in a Go map built from the pairs. An empty set is `{}`.
-void append_string_map(std::string& out, const LabelPairs& pairs);
+void append_string_map(std::string& out, const std::vector<std::pair<std::string, std::string>>& pairs);
 
 // Go's time.Time JSON (RFC 3339 with nanoseconds, trailing zeros trimmed) in
 // UTC for a Unix time in ms: "2024-05-01T12:00:00Z", "…:00.5Z", "…:00.123Z".
@@ -39,4 +39,4 @@ std::string strfmt_millis(int64_t unix_ms);
 // strfmt.DateTime of Go's zero time, which Prometheus sends for an unset end.
 inline constexpr std::string_view kStrfmtZeroTime = "0001-01-01T00:00:00.000Z";
 
-}  // namespace llmon::notify::gojson
+}  // namespace llmon::go::json

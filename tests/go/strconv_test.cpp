@@ -1,13 +1,13 @@
 // Go strconv/fmt behaviours the PromQL text forms depend on
 // (promql/go_strconv.h); expected strings are what Go produces.
-#include "promql/go_strconv.h"
+#include "go/strconv.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 
-namespace llmon::promql::go {
+namespace llmon::go {
 namespace {
 
 TEST(GoStrconv, QuoteLikeStrconvQuote) {
@@ -133,16 +133,16 @@ TEST(GoStrconv, UnquoteLikePrometheusStrutil) {
       {R"("")", ""},
   };
   for (const auto& c : ok) {
-    auto v = unquote(c.in);
+    auto v = unquote_prometheus(c.in);
     ASSERT_TRUE(v) << c.in;
     EXPECT_EQ(*v, c.out) << c.in;
   }
   for (const char* in : {R"("\q")", R"("a)", R"('a")", "`a`b`", R"("\U00110000")", R"("\400")", "\"a\nb\"",
                          R"("\uD800")", R"("a"b")", R"("\'")", R"('\"')", R"("\x4")", "x", ""}) {
-    auto v = unquote(in);
+    auto v = unquote_prometheus(in);
     EXPECT_FALSE(v) << in;
   }
 }
 
 }  // namespace
-}  // namespace llmon::promql::go
+}  // namespace llmon::go

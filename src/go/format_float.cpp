@@ -1,4 +1,4 @@
-// strconv.FormatFloat as Go's fmt uses it for floats (go_fmt.h): the
+// strconv.FormatFloat as Go's fmt uses it for floats (strconv.h): the
 // shortest form for %v, C's correctly rounded digits for %e/%f/%g with a
 // precision (glibc and Go agree on them), and Go's own %x and %b forms.
 #include <charconv>
@@ -8,10 +8,9 @@
 #include <cstring>
 #include <string>
 
-#include "promql/go_strconv.h"
-#include "rules/go_fmt.h"
+#include "go/strconv.h"
 
-namespace llmon::rules::go {
+namespace llmon::go {
 
 namespace {
 
@@ -79,11 +78,68 @@ std::string format_hex_float(double v, char fmt, int prec) {
 
 }  // namespace
 
+std::string format_float(double v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  // Shortest round-trip digits, as "d.ddde±XX".
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  std::string_view sci(buf, static_cast<size_t>(res.ptr - buf));
+  bool neg = false;
+  if (!sci.empty() && sci[0] == '-') {
+    neg = true;
+    sci.remove_prefix(1);
+  }
+  size_t e = sci.find('e');
+  std::string digits;
+  for (char c : sci.substr(0, e))
+    if (c != '.') digits += c;
+  int exp = std::atoi(std::string(sci.substr(e + 1)).c_str());
+  std::string out = neg ? "-" : "";
+  if (exp < -4 || exp >= 6) {  // %e, at least two exponent digits
+    out += digits[0];
+    if (digits.size() > 1) {
+      out += '.';
+      out.append(digits, 1);
+    }
+    char ebuf[16];
+    std::snprintf(ebuf, sizeof ebuf, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    out += ebuf;
+    return out;
+  }
+  int dp = exp + 1;  // digits before the decimal point
+  int nd = static_cast<int>(digits.size());
+  if (dp <= 0) {
+    out += "0.";
+    out.append(static_cast<size_t>(-dp), '0');
+    out += digits;
+  } else if (dp >= nd) {
+    out += digits;
+    out.append(static_cast<size_t>(dp - nd), '0');
+  } else {
+    out.append(digits, 0, static_cast<size_t>(dp));
+    out += '.';
+    out.append(digits, static_cast<size_t>(dp));
+  }
+  return out;
+}
+
+std::string format_float_fixed(double v, int prec) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
+  if (prec < 0) prec = 6;
+  // At most 309 integer digits, a sign, a point and `prec` decimals.
+  std::string out(static_cast<size_t>(prec) + 330, '\0');
+  auto r = std::to_chars(out.data(), out.data() + out.size(), v, std::chars_format::fixed, prec);
+  out.resize(static_cast<size_t>(r.ptr - out.data()));
+  return out;
+}
+
 std::string format_float(double v, char fmt, int prec) {
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   if ((fmt == 'g' || fmt == 'G') && prec < 0) {
-    std::string s = promql::go::format_float(v);
+    std::string s = format_float(v);
     if (fmt == 'G')
       for (auto& c : s)
         if (c == 'e') c = 'E';
@@ -141,4 +197,4 @@ std::string format_float(double v, char fmt, int prec) {
   }
 }
 
-}  // namespace llmon::rules::go
+}  // namespace llmon::go

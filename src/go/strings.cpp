@@ -1,15 +1,14 @@
 // Go string library functions (go_strings.h).
-#include "rules/go_strings.h"
+#include "go/strings.h"
 
 #include <locale.h>
 #include <wctype.h>
 
 #include <cstdio>
 
-#include "promql/go_strconv.h"
-#include "rules/go_parse.h"
+#include "go/strconv.h"
 
-namespace llmon::rules::go {
+namespace llmon::go {
 
 namespace {
 
@@ -31,7 +30,7 @@ std::string map_runes(std::string_view s, F f) {
   out.reserve(s.size());
   for (size_t i = 0; i < s.size();) {
     const Rune r = decode_rune(s, i);
-    append_rune(out, f(r.r));
+    append_utf8(out, f(r.r));
     i += static_cast<size_t>(r.width);
   }
   return out;
@@ -88,10 +87,6 @@ bool is_space(int32_t r) {
     default:
       return r >= 0x2000 && r <= 0x200A;
   }
-}
-
-bool is_print(int32_t r) {
-  return promql::go::is_print(r);
 }
 
 int32_t to_upper(int32_t r) {
@@ -355,4 +350,4 @@ bool parse_ip(std::string_view s) {
   return false;
 }
 
-}  // namespace llmon::rules::go
+}  // namespace llmon::go

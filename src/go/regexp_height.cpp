@@ -1,4 +1,4 @@
-// go_regexp_nesting_error (go_regexp.h): Go 1.19's regexp/syntax refuses a
+// regexp_nesting_error (regexp.h): Go 1.19's regexp/syntax refuses a
 // parse tree taller than 1000 nodes (maxHeight, "expression nests too
 // deeply"); RE2 has no such limit. GoHeightScan follows Go's parser far
 // enough to find the tree's height without building it (docs/promql-compat.md
@@ -11,9 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include "promql/go_regexp.h"
+#include "go/regexp.h"
 
-namespace llmon::promql {
+namespace llmon::go {
 
 namespace {
 
@@ -526,7 +526,7 @@ class GoHeightScan {
 
 }  // namespace
 
-std::string go_regexp_nesting_error(std::string_view pattern) {
+std::string regexp_nesting_error(std::string_view pattern) {
   const size_t at = GoHeightScan(pattern).run();
   if (at == kNoVerdict) return "";
   // Go stops there unless the pattern is wrong before that point. The scan
@@ -540,4 +540,4 @@ std::string go_regexp_nesting_error(std::string_view pattern) {
   return "error parsing regexp: expression nests too deeply: `" + std::string(pattern) + "`";
 }
 
-}  // namespace llmon::promql
+}  // namespace llmon::go

@@ -1,5 +1,5 @@
 // Go encoding/json compatible output; see go_json.h.
-#include "notify/go_json.h"
+#include "go/json.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,7 +7,7 @@
 
 #include "base/utf8.h"
 
-namespace llmon::notify::gojson {
+namespace llmon::go::json {
 namespace {
 
 constexpr char kHex[] = "0123456789abcdef";
@@ -126,7 +126,7 @@ std::string quoted(std::string_view s) {
   return out;
 }
 
-void append_string_map(std::string& out, const LabelPairs& pairs) {
+void append_string_map(std::string& out, const std::vector<std::pair<std::string, std::string>>& pairs) {
   // Usually already sorted and unique; a map makes both true regardless.
   std::map<std::string_view, std::string_view> sorted;
   for (const auto& [k, v] : pairs) sorted[k] = v;
@@ -163,4 +163,4 @@ std::string strfmt_millis(int64_t unix_ms) {
   return date_time_seconds(c) + frac;
 }
 
-}  // namespace llmon::notify::gojson
+}  // namespace llmon::go::json
