@@ -34,13 +34,6 @@ Expected<std::string> percent_decode(std::string_view s) {
   return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 void bad_request(http::Response& res, std::string msg) {
   res.status = 400;
   res.body = std::move(msg);
@@ -149,7 +142,7 @@ void ImportRoute::handle(const http::Request& req, http::Response& res) {
   std::string_view encoding = base::trim(req.header("content-encoding"));
   std::string decoded;
   std::string_view text = req.body;
-  if (iequals(encoding, "gzip")) {
+  if (base::iequals(encoding, "gzip")) {
     auto d = ingest::gunzip(req.body, opts_.max_decoded_bytes);
     if (!d) {
       finish(none, req.body.size(), false);
@@ -157,7 +150,7 @@ void ImportRoute::handle(const http::Request& req, http::Response& res) {
     }
     decoded = std::move(*d);
     text = decoded;
-  } else if (!encoding.empty() && !iequals(encoding, "identity")) {
+  } else if (!encoding.empty() && !base::iequals(encoding, "identity")) {
     finish(none, req.body.size(), false);
     return bad_request(res, "unsupported Content-Encoding \"" + std::string(encoding) + "\": send gzip or plain text");
   }

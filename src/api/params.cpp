@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "base/civil_time.h"
 #include "base/utf8.h"
 #include "go/strconv.h"
 #include "promql/parser.h"
@@ -76,25 +77,6 @@ std::optional<double> parse_finite_float(std::string_view s) {
   return v;
 }
 
-// Days from 1970-01-01 to y-m-d (proleptic Gregorian).
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-bool is_leap(int64_t y) {
-  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-}
-
-int days_in_month(int64_t y, unsigned m) {
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  return m == 2 && is_leap(y) ? 29 : kDays[m - 1];
-}
-
 // n fixed digits at s[i]; advances i.
 std::optional<int> fixed_digits(std::string_view s, size_t& i, int n) {
   if (i + n > s.size()) return std::nullopt;
@@ -155,10 +137,10 @@ std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
     return std::nullopt;
   }
   if (i != s.size()) return std::nullopt;
-  if (*month < 1 || *month > 12 || *day < 1 || *day > days_in_month(*year, *month) || *hour > 23 || *minute > 59 ||
+  if (*month < 1 || *month > 12 || *day < 1 || *day > base::days_in_month(*year, *month) || *hour > 23 || *minute > 59 ||
       *second > 59)
     return std::nullopt;
-  int64_t secs = days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 + *minute * 60 + *second - offset_s;
+  int64_t secs = base::days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 + *minute * 60 + *second - offset_s;
   return secs * 1000 + nanos / 1'000'000;
 }
 

@@ -33,6 +33,8 @@ std::vector<std::string_view> split(std::string_view s, char sep);
 
 std::string_view trim(std::string_view s);
 bool starts_with(std::string_view s, std::string_view prefix);
+// ASCII case-insensitive equality (HTTP header names, "NaN", "gzip").
+bool iequals(std::string_view a, std::string_view b);
 
 std::optional<uint64_t> parse_u64(std::string_view s);
 std::optional<int64_t> parse_i64(std::string_view s);

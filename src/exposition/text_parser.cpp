@@ -14,18 +14,23 @@ namespace {
 bool is_ws(char c) {
   return c == ' ' || c == '\t';
 }
+
 bool is_alpha_(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
+
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
+
 bool is_metric_start(char c) {
   return is_alpha_(c) || c == ':';
 }
+
 bool is_metric_char(char c) {
   return is_alpha_(c) || is_digit(c) || c == ':';
 }
+
 bool is_label_char(char c) {
   return is_alpha_(c) || is_digit(c);
 }
@@ -33,16 +38,6 @@ bool is_label_char(char c) {
 size_t skip_ws(std::string_view s, size_t i) {
   while (i < s.size() && is_ws(s[i])) ++i;
   return i;
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (x != b[i]) return false;
-  }
-  return true;
 }
 
 void append_byte(std::string& out, unsigned char c) {
@@ -301,10 +296,10 @@ std::optional<double> parse_sample_value(std::string_view s) {
     body.remove_prefix(1);
   }
   // Go's ParseFloat: a sign only before Inf, never before NaN.
-  if (iequals(body, "inf") || iequals(body, "infinity")) {
+  if (base::iequals(body, "inf") || base::iequals(body, "infinity")) {
     return neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
   }
-  if (body.size() == s.size() && iequals(body, "nan")) return std::numeric_limits<double>::quiet_NaN();
+  if (body.size() == s.size() && base::iequals(body, "nan")) return std::numeric_limits<double>::quiet_NaN();
   // Decimal only: digits, one '.', an exponent. Prometheus refuses hex floats
   // and '_' separators; from_chars would also take "inf"/"nan(...)" forms.
   bool digit = false;

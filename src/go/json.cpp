@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <map>
 
+#include "base/civil_time.h"
 #include "base/utf8.h"
 
 namespace llmon::go::json {
@@ -20,45 +21,7 @@ void append_u_escape(std::string& out, unsigned code) {
   out += kHex[code & 0xF];
 }
 
-struct Civil {
-  int64_t year;
-  unsigned month, day, hour, minute, second, millis;
-};
-
-// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
-// civil_from_days), valid far beyond the years alerts carry.
-Civil civil_from_ms(int64_t unix_ms) {
-  int64_t secs = unix_ms / 1000;
-  int64_t ms = unix_ms % 1000;
-  if (ms < 0) {
-    ms += 1000;
-    secs -= 1;
-  }
-  int64_t days = secs / 86400;
-  int64_t sod = secs % 86400;
-  if (sod < 0) {
-    sod += 86400;
-    days -= 1;
-  }
-  const int64_t z = days + 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const int64_t doe = z - era * 146097;
-  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const int64_t mp = (5 * doy + 2) / 153;
-  const int64_t d = doy - (153 * mp + 2) / 5 + 1;
-  const int64_t m = mp < 10 ? mp + 3 : mp - 9;
-  const int64_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
-  return Civil{y,
-               static_cast<unsigned>(m),
-               static_cast<unsigned>(d),
-               static_cast<unsigned>(sod / 3600),
-               static_cast<unsigned>(sod / 60 % 60),
-               static_cast<unsigned>(sod % 60),
-               static_cast<unsigned>(ms)};
-}
-
-std::string date_time_seconds(const Civil& c) {
+std::string date_time_seconds(const base::CivilTime& c) {
   char buf[64];
   std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02u:%02u:%02u", static_cast<long long>(c.year), c.month, c.day,
                 c.hour, c.minute, c.second);
@@ -143,7 +106,7 @@ void append_string_map(std::string& out, const std::vector<std::pair<std::string
 }
 
 std::string go_time(int64_t unix_ms) {
-  const Civil c = civil_from_ms(unix_ms);
+  const base::CivilTime c = base::civil_from_unix_ms(unix_ms);
   std::string out = date_time_seconds(c);
   if (c.millis != 0) {
     char frac[16];
@@ -157,7 +120,7 @@ std::string go_time(int64_t unix_ms) {
 }
 
 std::string strfmt_millis(int64_t unix_ms) {
-  const Civil c = civil_from_ms(unix_ms);
+  const base::CivilTime c = base::civil_from_unix_ms(unix_ms);
   char frac[16];
   std::snprintf(frac, sizeof frac, ".%03uZ", c.millis);
   return date_time_seconds(c) + frac;

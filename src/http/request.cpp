@@ -8,13 +8,6 @@
 namespace llmon::http {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 bool is_token_char(char c) {
   return std::isalnum(static_cast<unsigned char>(c)) ||
          std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
@@ -49,8 +42,8 @@ std::string_view Request::header(std::string_view lower_name) const {
 
 bool Request::keep_alive() const {
   std::string_view c = header("connection");
-  if (version_minor == 0) return iequals(c, "keep-alive");
-  return !iequals(c, "close");
+  if (version_minor == 0) return base::iequals(c, "keep-alive");
+  return !base::iequals(c, "close");
 }
 
 ParseResult parse_request(std::string_view buf, const ParseLimits& limits, Request& req, size_t resume) {

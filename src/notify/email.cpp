@@ -6,29 +6,23 @@
 #include <cctype>
 #include <utility>
 
+#include "base/strings.h"
 #include "notify/email_mime.h"
 
 namespace llmon::notify {
 
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i)
-    if (std::tolower(static_cast<unsigned char>(a[i])) != std::tolower(static_cast<unsigned char>(b[i]))) return false;
-  return true;
-}
-
 bool reserved_header(std::string_view name) {
-  if (name.size() >= 8 && iequals(name.substr(0, 8), "content-")) return true;
+  if (name.size() >= 8 && base::iequals(name.substr(0, 8), "content-")) return true;
   for (std::string_view r : {"mime-version", "date", "message-id"})
-    if (iequals(name, r)) return true;
+    if (base::iequals(name, r)) return true;
   return false;
 }
 
 bool address_header(std::string_view name) {
   for (std::string_view r : {"from", "to", "cc", "reply-to", "sender"})
-    if (iequals(name, r)) return true;
+    if (base::iequals(name, r)) return true;
   return false;
 }
 
@@ -47,13 +41,13 @@ bool has_control(std::string_view s) {
 
 std::string_view header_override(const EmailSenderConfig& cfg, std::string_view name) {
   for (const auto& [k, v] : cfg.headers)
-    if (iequals(k, name)) return v;
+    if (base::iequals(k, name)) return v;
   return {};
 }
 
 bool override_present(const EmailSenderConfig& cfg, std::string_view name) {
   for (const auto& h : cfg.headers)
-    if (iequals(h.first, name)) return true;
+    if (base::iequals(h.first, name)) return true;
   return false;
 }
 
@@ -115,7 +109,7 @@ Expected<std::string> render_email(const Notification& n, const EmailSenderConfi
   m += header_line("Subject", override_present(cfg, "Subject") ? header_override(cfg, "Subject") : email_subject(n));
   m += header_line("Message-ID", info.message_id, true);
   for (const auto& [k, v] : cfg.headers) {
-    if (iequals(k, "From") || iequals(k, "To") || iequals(k, "Subject")) continue;
+    if (base::iequals(k, "From") || base::iequals(k, "To") || base::iequals(k, "Subject")) continue;
     m += header_line(k, v, address_header(k));
   }
   m += "Auto-Submitted: auto-generated\r\n";

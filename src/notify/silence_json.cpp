@@ -5,33 +5,13 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "base/civil_time.h"
+
 namespace llmon::notify {
 
 namespace {
 
 using nlohmann::json;
-
-int64_t days_from_civil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-
-void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  y += m <= 2;
-}
 
 // Invalid UTF-8 (from a command line) becomes U+FFFD instead of throwing.
 std::string dump(const json& j) {
@@ -134,25 +114,10 @@ Expected<Silence> silence_from_json(const json& o, bool postable) {
 }  // namespace
 
 std::string silence_time_string(int64_t unix_ms) {
-  int64_t secs = unix_ms / 1000;
-  int64_t ms = unix_ms % 1000;
-  if (ms < 0) {
-    ms += 1000;
-    --secs;
-  }
-  int64_t days = secs / 86400;
-  int64_t rem = secs % 86400;
-  if (rem < 0) {
-    rem += 86400;
-    --days;
-  }
-  int64_t y;
-  unsigned m, d;
-  civil_from_days(days, y, m, d);
+  const base::CivilTime t = base::civil_from_unix_ms(unix_ms);
   char buf[48];
-  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02d:%02d:%02d.%03dZ", static_cast<long long>(y), m, d,
-                static_cast<int>(rem / 3600), static_cast<int>(rem / 60 % 60), static_cast<int>(rem % 60),
-                static_cast<int>(ms));
+  std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02u:%02u:%02u.%03uZ", static_cast<long long>(t.year), t.month, t.day,
+                t.hour, t.minute, t.second, t.millis);
   return buf;
 }
 
@@ -209,7 +174,7 @@ Expected<int64_t> parse_silence_time(std::string_view s) {
     return bad();
   }
   if (i != s.size()) return bad();
-  const int64_t secs = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 + h * 3600 +
+  const int64_t secs = base::days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d)) * 86400 + h * 3600 +
                        mi * 60 + sec - offset_s;
   return secs * 1000 + frac_ms;
 }

@@ -47,36 +47,6 @@ constexpr auto kFileNames = [] {
   return a;
 }();
 
-char lower(char c) { return static_cast<char>(c | 0x20); }
-
-// Go's underscoreOK: '_' only between digits or between a base prefix and a digit.
-bool underscore_ok(std::string_view s) {
-  char saw = '^';
-  size_t i = 0;
-  if (!s.empty() && (s[0] == '-' || s[0] == '+')) s.remove_prefix(1);
-  bool hex = false;
-  if (s.size() >= 2 && s[0] == '0' && (lower(s[1]) == 'b' || lower(s[1]) == 'o' || lower(s[1]) == 'x')) {
-    i = 2;
-    saw = '0';
-    hex = lower(s[1]) == 'x';
-  }
-  for (; i < s.size(); ++i) {
-    char c = s[i];
-    if ((c >= '0' && c <= '9') || (hex && lower(c) >= 'a' && lower(c) <= 'f')) {
-      saw = '0';
-      continue;
-    }
-    if (c == '_') {
-      if (saw != '0') return false;
-      saw = '_';
-      continue;
-    }
-    if (saw == '_') return false;
-    saw = '!';
-  }
-  return saw != '_';
-}
-
 }  // namespace
 
 void reset(NetClassIface& iface) {
@@ -110,55 +80,6 @@ bool set_attribute_at(NetClassIface& iface, size_t index, std::string_view conte
 
 bool set_attribute(NetClassIface& iface, std::string_view file, std::string_view content) {
   return set_attribute_at(iface, net_class_attribute_index(file), content);
-}
-
-std::optional<int64_t> parse_go_int(std::string_view s0) {
-  if (s0.empty()) return std::nullopt;
-  std::string_view s = s0;
-  bool neg = false;
-  if (s[0] == '+' || s[0] == '-') {
-    neg = s[0] == '-';
-    s.remove_prefix(1);
-    if (s.empty()) return std::nullopt;
-  }
-  unsigned base = 10;
-  if (s[0] == '0') {
-    if (s.size() >= 3 && lower(s[1]) == 'b') {
-      base = 2;
-      s.remove_prefix(2);
-    } else if (s.size() >= 3 && lower(s[1]) == 'o') {
-      base = 8;
-      s.remove_prefix(2);
-    } else if (s.size() >= 3 && lower(s[1]) == 'x') {
-      base = 16;
-      s.remove_prefix(2);
-    } else {
-      base = 8;
-      s.remove_prefix(1);
-    }
-  }
-  const uint64_t max = neg ? (uint64_t{1} << 63) : (uint64_t{1} << 63) - 1;
-  uint64_t n = 0;
-  bool underscores = false;
-  for (char c : s) {
-    unsigned d = 0;
-    if (c == '_') {
-      underscores = true;
-      continue;
-    }
-    if (c >= '0' && c <= '9')
-      d = static_cast<unsigned>(c - '0');
-    else if (lower(c) >= 'a' && lower(c) <= 'z')
-      d = static_cast<unsigned>(lower(c) - 'a' + 10);
-    else
-      return std::nullopt;
-    if (d >= base) return std::nullopt;
-    if (n > (max - d) / base) return std::nullopt;  // out of range
-    n = n * base + d;
-  }
-  if (underscores && !underscore_ok(s0)) return std::nullopt;
-  if (neg) return n == (uint64_t{1} << 63) ? INT64_MIN : -static_cast<int64_t>(n);
-  return static_cast<int64_t>(n);
 }
 
 std::string_view trim_go_space(std::string_view s) {

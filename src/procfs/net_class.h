@@ -11,6 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "go/strconv.h"
+
 namespace llmon::procfs {
 
 struct NetClassIface {
@@ -40,7 +42,7 @@ bool set_attribute_at(NetClassIface& iface, size_t index, std::string_view conte
 
 // Go's strconv.ParseInt(s, 0, 64): optional sign, 0x/0o/0b prefix or a leading
 // 0 for octal, '_' between digits. nullopt on syntax or range errors.
-std::optional<int64_t> parse_go_int(std::string_view s);
+inline std::optional<int64_t> parse_go_int(std::string_view s) { return go::parse_int(s); }
 
 // Trims the ASCII whitespace Go's bytes.TrimSpace removes.
 std::string_view trim_go_space(std::string_view s);

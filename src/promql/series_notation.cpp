@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <string>
 
+#include "base/strings.h"
 #include "base/utf8.h"
 
 namespace llmon::promql {
@@ -17,25 +18,17 @@ namespace {
 bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
+
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
+
 bool is_alpha(char c) {
   return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
+
 bool is_alnum(char c) {
   return is_alpha(c) || is_digit(c);
-}
-
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
 }
 
 // `text` quoted for messages, shortened.
@@ -134,11 +127,11 @@ Status parse_unsigned(std::string_view s, size_t i, size_t& end, double& out) {
   if (is_alpha(c)) {
     end = scan_word(s, i);
     std::string_view w = s.substr(i, end - i);
-    if (iequals(w, "inf")) {
+    if (base::iequals(w, "inf")) {
       out = HUGE_VAL;
       return Status::ok();
     }
-    if (iequals(w, "nan")) {
+    if (base::iequals(w, "nan")) {
       out = std::nan("");
       return Status::ok();
     }
@@ -183,7 +176,7 @@ Status parse_item(std::string_view s, size_t begin, size_t end, std::vector<Sequ
   // series_value: [+-] number | stale
   double start = 0;
   size_t vend = i;
-  if (is_alpha(item[i]) && iequals(item.substr(i, scan_word(item, i) - i), "stale")) {
+  if (is_alpha(item[i]) && base::iequals(item.substr(i, scan_word(item, i) - i), "stale")) {
     vend = scan_word(item, i);
     start = storage::stale_nan();
   } else if (item[i] == '+' || item[i] == '-') {
@@ -368,7 +361,7 @@ Status parse_descriptor(std::string_view s, size_t& i, storage::Labels& labels) 
   if (i < s.size() && (is_alpha(s[i]) || s[i] == ':')) {
     size_t end = scan_word(s, i);
     name.assign(s.substr(i, end - i));
-    if (iequals(name, "inf") || iequals(name, "nan"))
+    if (base::iequals(name, "inf") || base::iequals(name, "nan"))
       return error_at(i, "unexpected number " + quote(name) + ", expected a metric name");
     i = end;
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "base/civil_time.h"
 #include "go/strconv.h"
 
 namespace llmon::rules {
@@ -14,20 +15,6 @@ namespace {
 constexpr const char* kBigPrefixes[] = {"k", "M", "G", "T", "P", "E", "Z", "Y"};
 constexpr const char* kSmallPrefixes[] = {"m", "u", "n", "p", "f", "a", "z", "y"};
 constexpr const char* kBinaryPrefixes[] = {"ki", "Mi", "Gi", "Ti", "Pi", "Ei", "Zi", "Yi"};
-
-// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's algorithm).
-void civil_from_days(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp < 10 ? mp + 3 : mp - 9;
-  if (m <= 2) ++y;
-}
 
 std::string with_prefix(double v, const char* prefix) {
   return go_g4(v) + prefix;
@@ -150,9 +137,9 @@ Expected<std::string> humanize_timestamp(double v) {
 std::string go_time_string(const tmpl::Time& t) {
   const int64_t days = t.sec >= 0 ? t.sec / 86400 : -((-t.sec + 86399) / 86400);
   const int64_t secs = t.sec - days * 86400;
-  int64_t y = 0;
-  unsigned m = 0, d = 0;
-  civil_from_days(days, y, m, d);
+  const base::CivilDate date = base::civil_from_days(days);
+  const int64_t y = date.year;
+  const unsigned m = date.month, d = date.day;
   char buf[96];
   const char* sign = y < 0 ? "-" : "";
   std::snprintf(buf, sizeof buf, "%s%04lld-%02u-%02u %02lld:%02lld:%02lld", sign,

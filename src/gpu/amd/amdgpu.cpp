@@ -29,17 +29,6 @@ bool is_digit(char c) {
   return c >= '0' && c <= '9';
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'A' && x <= 'Z') x = static_cast<char>(x - 'A' + 'a');
-    if (y >= 'A' && y <= 'Z') y = static_cast<char>(y - 'A' + 'a');
-    if (x != y) return false;
-  }
-  return true;
-}
-
 // "<N>" followed by an optional unit; `scale` per unit.
 struct Unit {
   std::string_view name;
@@ -137,7 +126,7 @@ Expected<DpmTable> parse_dpm_levels(std::string_view text) {
     }
     size_t digits = 0;
     while (digits < clock.size() && is_digit(clock[digits])) ++digits;
-    if (digits == 0 || !iequals(clock.substr(digits), "mhz")) return bad("expected a clock in Mhz");
+    if (digits == 0 || !base::iequals(clock.substr(digits), "mhz")) return bad("expected a clock in Mhz");
     auto mhz = base::parse_u64(clock.substr(0, digits));
     if (!mhz) return bad("clock out of range");
     level.mhz = *mhz;
