@@ -1,8 +1,10 @@
 // Collection-cycle benchmarks: llmon's collectors against the raw /proc read
 // floor, measured in the same binary and the same run (docs/performance.md).
-// BM_Floor is ../shared/bench/peers/floor.cpp's "pread+parse" pass; after
-// the run a summary prints every benchmark's median CPU time as a ratio to it
-// (and each collector against the floor of the files it reads).
+// BM_Floor is the raw floor: the files opened once, pread(fd, buf, 1 MiB, 0)
+// each pass and every decimal number summed, plus statvfs("/") (the
+// "pread+parse" pass of a stand-alone floor program); after the run a
+// summary prints every benchmark's median CPU time as a ratio to it (and
+// each collector against the floor of the files it reads).
 // Reads the live /proc and /sys; numbers are only comparable within one run.
 //
 // Run: collect_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true

@@ -3,7 +3,7 @@
 # collectors on the live /proc and /sys, each on a free 127.0.0.1 port (docs/performance.md).
 # Measures: idle CPU over IDLE_S seconds (llmon collects every second, node_exporter only on
 # scrape: llmon's CPU per collection cycle = CPU / cycles), then RUNS rounds of N sequential
-# scrapes of each (plain and gzip, interleaved) with the peers' scrape_bench.py: series, bytes,
+# scrapes of each (plain and gzip, interleaved) with bench/scrape_bench.py: series, bytes,
 # server CPU per scrape and per series, latency median/p99; RSS (VmRSS, VmHWM) after scraping;
 # then PACED_S seconds of one gzip scrape per second of each (whole-process CPU per scrape);
 # optionally wrk -t1 -c1 -d10s against each; finally the collect_bench floor comparison.
@@ -11,18 +11,17 @@
 # It stops exactly the PIDs it started; every wait and loop is bounded.
 #
 # Usage: bench/compare_node_exporter.sh [RUNS] [N]
-# Env:   LLMON (default <repo>/build/llmon), NODE_EXPORTER, PEERS (dir holding scrape_bench.py,
-#        default <repo>/../shared/bench/peers), SCRATCH (default /tmp/llmon-compare),
+# Env:   LLMON (default <repo>/build/llmon), NODE_EXPORTER (default prometheus-node-exporter,
+#        Debian's package), SCRATCH (default /tmp/llmon-compare),
 #        IDLE_S (30), WARM_S (5), PACED_S (30; 0 skips), WRK (1: run wrk if installed),
 #        COLLECT_BENCH (path to collect_bench, default next to $LLMON in bench/; "0" skips),
 #        LLMON_PORT, NE_PORT (default: free ports picked by the kernel).
 set -euo pipefail
-REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-PEERS="${PEERS:-$REPO/../shared/bench/peers}"
-[[ -r "$PEERS/scrape_bench.py" && -r "$PEERS/lib.sh" ]] || { echo "scrape_bench.py/lib.sh not found in $PEERS (set PEERS)" >&2; exit 2; }
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+REPO="$(cd "$HERE/.." && pwd)"
 SCRATCH="${SCRATCH:-/tmp/llmon-compare}"
-# shellcheck source=/dev/null
-. "$PEERS/lib.sh"   # start_bg, stop_pid, stop_all (EXIT trap), wait_http, cpu_ticks, mem_kb
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"   # start_bg, stop_pid, stop_all (EXIT trap), wait_http, free_port, cpu_ticks, mem_kb
 
 RUNS="${1:-5}"; N="${2:-200}"
 IDLE_S="${IDLE_S:-30}"; WARM_S="${WARM_S:-5}"; PACED_S="${PACED_S:-30}"; WRK="${WRK:-1}"
@@ -33,7 +32,6 @@ COLLECT_BENCH="${COLLECT_BENCH:-$(dirname "$LLMON")/bench/collect_bench}"
 command -v "$NE" >/dev/null || { echo "node_exporter not found: $NE" >&2; exit 2; }
 
 OUT="$SCRATCH/compare-$(date +%Y%m%d-%H%M%S)"; mkdir -p "$OUT"
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 LP="${LLMON_PORT:-$(free_port)}"; NP="${NE_PORT:-$(free_port)}"
 [[ "$LP" != "$NP" ]] || NP="$(free_port)"
 
@@ -92,7 +90,7 @@ scrape() {  # scrape NAME PID PORT [--gzip]
   local name=$1 pid=$2 port=$3; shift 3
   local c0 c1 t0 t1 line
   read -r c0 t0 <<<"$(cpu_ns "$pid")"
-  line=$(timeout 300 python3 "$PEERS/scrape_bench.py" --url "http://127.0.0.1:$port/metrics" --pid "$pid" --n "$N" --max-seconds 120 "$@")
+  line=$(timeout 300 python3 "$HERE/scrape_bench.py" --url "http://127.0.0.1:$port/metrics" --pid "$pid" --n "$N" --max-seconds 120 "$@")
   read -r c1 t1 <<<"$(cpu_ns "$pid")"
   python3 -c 'import json,sys; d=json.loads(sys.argv[1]); d.update(server=sys.argv[2], cpu_ns=int(sys.argv[3]), wall_ns=int(sys.argv[4])); print(json.dumps(d))' \
     "$line" "$name" "$((c1 - c0))" "$((t1 - t0))" | tee -a "$OUT/runs.jsonl"

@@ -33,7 +33,7 @@
 # Only the processes started here are stopped (by PID, at exit); the scratch dir is removed
 # unless --keep.
 
-# NAME_URL/NAME_PID are set by start() through printf -v; stop_pid and cleanup run from the trap.
+# NAME_URL/NAME_PID are set by start() (bench/lib.sh) through printf -v.
 # shellcheck disable=SC2154,SC2317
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -75,64 +75,10 @@ for t in "$PROMETHEUS" "$PROMTOOL" python3 curl; do
   command -v "$t" >/dev/null || { echo "missing $t (apt-get install prometheus python3 curl)" >&2; exit 1; }
 done
 
-log() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/promql_compare.XXXXXX")"
-PIDS=()
-
-# stop_pid PID: TERM, up to 10 s, then KILL; only PIDs this script started.
-stop_pid() {
-  local pid="$1" i
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "pid $pid ignored SIGTERM for 10 s; SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
-cleanup() {
-  local rc=$? pid
-  for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
-  if [[ $KEEP == 1 ]]; then log "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-# start NAME READY_PATH CMD ARGS... (@PORT@ replaced by a free port; 3 attempts); sets NAME_URL, NAME_PID.
-start() {
-  local name="$1" ready="$2" attempt port pid a i args
-  shift 2
-  for attempt in 1 2 3; do
-    port="$(free_port)"
-    args=()
-    for a in "$@"; do args+=("${a//@PORT@/$port}"); done
-    (cd "$SCRATCH" && exec "${args[@]}") >"$SCRATCH/$name.log" 2>&1 &
-    pid=$!
-    PIDS+=("$pid")
-    for ((i = 0; i < 1200; i++)); do  # 120 s
-      [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port$ready" || true)" == 200 ]] && {
-        printf -v "${name}_URL" '%s' "http://127.0.0.1:$port"
-        printf -v "${name}_PID" '%s' "$pid"
-        log "$name up on 127.0.0.1:$port (pid $pid)"
-        return 0
-      }
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    tail -n 20 "$SCRATCH/$name.log" >&2
-    kill -0 "$pid" 2>/dev/null && { log "$name not ready within 120 s"; return 1; }
-    log "$name exited during start-up (attempt $attempt)"
-  done
-  return 1
-}
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"  # start, start_bg, stop_pid, stop_all, log; its EXIT trap stops every PID started
+bench_on_exit() { if [[ $KEEP == 1 ]]; then log "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi; }
 
 # metric URL NAME: the value of an unlabelled sample on URL/metrics (0 when absent).
 metric() {

@@ -42,7 +42,7 @@
 # Only the processes started here are stopped (by PID, at exit); the scratch dir is removed
 # unless --keep (the results folder is kept when it lies outside it).
 
-# NAME_URL/NAME_PID are set by start() through printf -v; stop_pid and cleanup run from the trap.
+# NAME_URL/NAME_PID are set by start() (bench/lib.sh) through printf -v.
 # shellcheck disable=SC2154,SC2317
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -87,73 +87,14 @@ done
 # Data generated ahead for the feeder (step 3): start-up, warm-up, window, /api/v1/rules, margin.
 AHEAD=$((WARMUP + WINDOW + 300))
 
-log() { echo "== $(date -u +%H:%M:%S) $*" >&2; }
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/rules_compare.XXXXXX")"
 [[ -n "$OUT" ]] || OUT="$SCRATCH/results"
 mkdir -p "$OUT"
 OUT="$(cd "$OUT" && pwd)"
 [[ "$OUT" == "$SCRATCH"/* ]] && KEEP=1
-PIDS=()
-
-# stop_pid PID: TERM, up to 10 s, then KILL; only PIDs this script started.
-stop_pid() {
-  local pid="$1" i
-  kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  if kill -0 "$pid" 2>/dev/null; then
-    log "pid $pid ignored SIGTERM for 10 s; SIGKILL"
-    kill -KILL "$pid" 2>/dev/null || true
-  fi
-  wait "$pid" 2>/dev/null || true
-}
-stop_all() {
-  local pid
-  for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
-  PIDS=()
-}
-cleanup() {
-  local rc=$?
-  stop_all
-  if [[ $KEEP == 1 ]]; then log "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi
-  exit "$rc"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-
-# start NAME READY_PATH CMD ARGS... (@PORT@ replaced by a free port; 3 attempts); sets NAME_URL, NAME_PID.
-start() {
-  local name="$1" ready="$2" attempt port pid a i args
-  shift 2
-  for attempt in 1 2 3; do
-    port="$(free_port)"
-    args=()
-    for a in "$@"; do args+=("${a//@PORT@/$port}"); done
-    (cd "$SCRATCH" && exec "${args[@]}") >"$SCRATCH/$name.log" 2>&1 &
-    pid=$!
-    PIDS+=("$pid")
-    for ((i = 0; i < 1200; i++)); do  # 120 s
-      [[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://127.0.0.1:$port$ready" || true)" == 200 ]] && {
-        printf -v "${name}_URL" '%s' "http://127.0.0.1:$port"
-        printf -v "${name}_PID" '%s' "$pid"
-        log "$name up on 127.0.0.1:$port (pid $pid)"
-        return 0
-      }
-      kill -0 "$pid" 2>/dev/null || break
-      sleep 0.1
-    done
-    tail -n 20 "$SCRATCH/$name.log" >&2
-    kill -0 "$pid" 2>/dev/null && { log "$name not ready within 120 s"; return 1; }
-    log "$name exited during start-up (attempt $attempt)"
-  done
-  return 1
-}
+# shellcheck source=bench/lib.sh
+. "$HERE/lib.sh"  # start, start_bg, stop_pid, stop_all, log; its EXIT trap stops every PID started
+bench_on_exit() { if [[ $KEEP == 1 ]]; then log "kept $SCRATCH"; else rm -rf -- "$SCRATCH"; fi; }
 
 {
   echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ) host=$(uname -n) cpus=$(nproc) loadavg=$(cut -d' ' -f1-3 /proc/loadavg)"
@@ -195,9 +136,8 @@ rm -f "$SCRATCH/data.om" "$SCRATCH/data.prom"
 start llmon /metrics "$LLMON" agent --web.listen-address=127.0.0.1:@PORT@ --storage.path="$SCRATCH/llmon-data" \
   --collector.disable-defaults --rules.defaults=false --rules.file="$OUT/rules.yml" \
   --storage.retention.time=30d --web.enable-import --log.level=warn
-python3 "$HERE/rules_data.py" feed --future "$SCRATCH/future.tsv" --end "$END_S" --push "$llmon_URL" \
-  --port-file "$SCRATCH/feed.port" >"$SCRATCH/feed.log" 2>&1 &
-PIDS+=("$!")
+start_bg "$SCRATCH/feed.log" python3 "$HERE/rules_data.py" feed --future "$SCRATCH/future.tsv" --end "$END_S" \
+  --push "$llmon_URL" --port-file "$SCRATCH/feed.port"
 for ((i = 0; i < 100; i++)); do [[ -s "$SCRATCH/feed.port" ]] && break; sleep 0.1; done
 [[ -s "$SCRATCH/feed.port" ]] || { cat "$SCRATCH/feed.log" >&2; exit 1; }
 cat >"$SCRATCH/prometheus.yml" <<EOF

@@ -4,7 +4,7 @@
   tsdb_inputs.py om IN.prom OUT.om
       Prometheus text with ms timestamps ("name{labels} value t_ms", one sample a line, series
       grouped as bench/chunk_data.py writes them) -> OpenMetrics with timestamps in seconds and
-      "# EOF", for `promtool tsdb create-blocks-from openmetrics` (as the peers' gen_synth.py does).
+      "# EOF", for `promtool tsdb create-blocks-from openmetrics` (as bench/gen_synth.py does).
       Each metric name must be contiguous (OpenMetrics families): checked, error if not.
 
   tsdb_inputs.py clean IN.prom OUT.prom

@@ -142,7 +142,7 @@ Args parse(int argc, char** argv) {
       die("unknown argument " + k + " (see the comment at the top of bench/tsdb_write_bench.cpp)");
     }
   }
-  if (a.labels.empty()) die("--labels FILE is required (the peers' gen_labels.py 20000 > FILE)");
+  if (a.labels.empty()) die("--labels FILE is required (bench/gen_labels.py 20000 > FILE)");
   if (a.shape != "promtool" && a.shape != "cycle") die("--shape is promtool or cycle");
   if (a.scrapes % kScrapesPerRound != 0) die("--scrapes must be a multiple of 100 (promtool's rounds)");
   return a;

@@ -1,7 +1,9 @@
 // NVML C ABI as the fake libnvidia-ml.so.1 and its self-test see it: types, enum values, field ids and struct
 // layouts written independently of llmon's own declarations (src/gpu/nvml/), from the NVML 12.2.140 header
-// (newer additions marked [API-13]); see /work/shared/reference/gpu.md §4. Two independent declarations are a
-// cross-check: the static_asserts below pin every size and the offsets llmon relies on (x86-64 / LP64).
+// (newer additions marked [API-13]): NVIDIA's nvml.h as the CUDA toolkit ships it and as NVIDIA/go-nvml vendors
+// it (gen/nvml/nvml.h), and the NVML API reference (docs.nvidia.com/deploy/nvml-api); sizes checked by compiling
+// that header on x86-64. Two independent declarations are a cross-check: the static_asserts below pin every size
+// and the offsets llmon relies on (x86-64 / LP64).
 // Not a public header of llmon; include it only from tests/fake_nvml/.
 #pragma once
 
