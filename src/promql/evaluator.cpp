@@ -1,7 +1,7 @@
 // The evaluator's core: dispatch, literals, selectors (one series read at a
 // time, so memory is bounded by one series' range, not the query's),
 // subqueries, unary minus, limits. Operators: evaluator_binary.cpp,
-// evaluator_aggregate.cpp, evaluator_call.cpp.
+// evaluator_aggregate.cpp, evaluator_call.cpp, evaluator_range.cpp.
 #include "promql/evaluator.h"
 
 #include <algorithm>
@@ -12,6 +12,28 @@
 #include "promql/label_functions.h"
 
 namespace llmon::promql::detail {
+
+size_t LabelSetIndex::add(storage::Labels labels) {
+  auto& cands = by_hash_[labels.hash()];
+  for (size_t c : cands)
+    if (sets_[c] == labels) return c;
+  cands.push_back(sets_.size());
+  sets_.push_back(std::move(labels));
+  return sets_.size() - 1;
+}
+
+std::vector<storage::Labels> LabelSetIndex::take() {
+  std::vector<storage::Labels> out = std::move(sets_);
+  sets_.clear();
+  by_hash_.clear();
+  return out;
+}
+
+const Expr& unwrap_parens(const Expr& e) {
+  const Expr* p = &e;
+  while (const auto* pe = std::get_if<ParenExpr>(&p->node)) p = pe->expr.get();
+  return *p;
+}
 
 storage::Labels drop_metric_name(const storage::Labels& labels) {
   if (labels.get("__name__").empty()) return labels;

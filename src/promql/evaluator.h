@@ -1,9 +1,11 @@
 // Internal to the engine: evaluates an AST over the steps start, start +
 // interval, ..., end (an instant query is one step). Semantics follow
 // Prometheus 2.x's promql/engine.go; the per-operator parts live in
-// evaluator_binary.cpp, evaluator_aggregate.cpp and evaluator_call.cpp, the
-// sample accounting (max_samples) and step invariance in
-// evaluator_limits.cpp. Throws EvalError (eval_types.h); Engine catches it.
+// evaluator_binary.cpp, evaluator_aggregate.cpp, evaluator_call.cpp
+// (function calls, dispatched through their table entry) and
+// evaluator_range.cpp (range functions), the sample accounting
+// (max_samples) and step invariance in evaluator_limits.cpp. Throws
+// EvalError (eval_types.h); Engine catches it.
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,8 @@
 
 namespace llmon::promql::detail {
 
+class CallScope;  // function_kernels.h
+
 class Evaluator {
  public:
   Evaluator(EvalContext& ctx, int64_t start_ms, int64_t end_ms, int64_t interval_ms);
@@ -25,8 +29,9 @@ class Evaluator {
   size_t steps() const { return steps_; }
   int64_t step_time(size_t i) const { return start_ + static_cast<int64_t>(i) * interval_; }
 
-
  private:
+  friend class CallScope;  // the whole-call kernels' view of the evaluator
+
   // Checks the deadline and accounts `n` more samples held (throws when a
   // limit is exceeded).
   void charge(int64_t n);
@@ -71,10 +76,11 @@ class Evaluator {
   // calls `fn` for each one with samples (memory: one series).
   void for_each_selected(const std::vector<storage::Matcher>& matchers, int64_t mint, int64_t maxt,
                          const std::function<void(RawSeries&)>& fn);
-  // Range functions: applies the function to each series' window at each
-  // step. The range argument is `matrix`'s series, or (when `ms` is set)
-  // the selector's series read one at a time from the store. `held`: the
-  // samples the argument holds (a subquery's result), released at the end.
+  // Range functions (evaluator_range.cpp): applies the function's window
+  // kernel to each series' window at each step. The range argument is
+  // `matrix`'s series, or (when `ms` is set) the selector's series read one
+  // at a time from the store. `held`: the samples the argument holds (a
+  // subquery's result), released at the end.
   EvalValue eval_range_function(const Call& c, const EvalValue& matrix, const MatrixSelector* ms, int64_t held);
   // Merges series with identical labels (after name dropping) and throws
   // "vector cannot contain metrics with the same labelset" when two have a
@@ -90,6 +96,22 @@ class Evaluator {
   std::shared_ptr<std::unordered_map<const Expr*, bool>> invariant_memo_;
 };
 
+// Distinct label sets in the order first seen, looked up by hash (the groups
+// of an aggregation, the histograms of histogram_quantile).
+class LabelSetIndex {
+ public:
+  // The index of `labels`, appended when not seen before.
+  size_t add(storage::Labels labels);
+  // The label sets by index; the index is empty afterwards.
+  std::vector<storage::Labels> take();
+
+ private:
+  std::vector<storage::Labels> sets_;
+  std::unordered_map<uint64_t, std::vector<size_t>> by_hash_;
+};
+
+// `e` without the parentheses around it.
+const Expr& unwrap_parens(const Expr& e);
 // `labels` without __name__.
 storage::Labels drop_metric_name(const storage::Labels& labels);
 // A fresh StepSeries of n absent steps.
@@ -100,8 +122,9 @@ void append_nonempty(std::vector<StepSeries>& from, std::vector<StepSeries>& out
 void drop_empty(std::vector<StepSeries>& series);
 // Prometheus 2.42's preprocessExprHelper: whether `e` gives the same value at
 // every step (literals; selectors and subqueries with `@`; operators,
-// aggregations and calls, except of time(), timestamp(), predict_linear()
-// and the date functions, over step-invariant arguments).
+// aggregations and calls, except of the functions whose entry is
+// step_time_dependent (time(), timestamp(), predict_linear() and the date
+// functions), over step-invariant arguments).
 bool is_step_invariant(const Expr& e);
 
 }  // namespace llmon::promql::detail

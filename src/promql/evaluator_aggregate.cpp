@@ -7,7 +7,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <unordered_map>
 
 #include "promql/aggregate_math.h"
 #include "promql/evaluator.h"
@@ -91,22 +90,9 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
 
   // Group of each input series.
   std::vector<size_t> group_of(in.series.size());
-  std::vector<storage::Labels> groups;
-  {
-    std::unordered_map<uint64_t, std::vector<size_t>> by_hash;
-    for (size_t k = 0; k < in.series.size(); ++k) {
-      storage::Labels g = group_labels(in.series[k].labels, a);
-      auto& cands = by_hash[g.hash()];
-      size_t gi = groups.size();
-      for (size_t c : cands)
-        if (groups[c] == g) gi = c;
-      if (gi == groups.size()) {
-        cands.push_back(gi);
-        groups.push_back(std::move(g));
-      }
-      group_of[k] = gi;
-    }
-  }
+  LabelSetIndex index;
+  for (size_t k = 0; k < in.series.size(); ++k) group_of[k] = index.add(group_labels(in.series[k].labels, a));
+  const std::vector<storage::Labels> groups = index.take();
 
   const bool selects =
       a.op == AggOp::kTopk || a.op == AggOp::kBottomk || a.op == AggOp::kLimitk || a.op == AggOp::kLimitRatio;

@@ -30,27 +30,6 @@ namespace {
   throw EvalError{ErrorType::kExecution, "query processing would load too many samples into memory in query execution"};
 }
 
-// AtModifierUnsafeFunctions: their value depends on the step time, so a call
-// is never step-invariant even over `@` arguments.
-bool at_modifier_unsafe(FuncId id) {
-  switch (id) {
-    case FuncId::kDaysInMonth:
-    case FuncId::kDayOfMonth:
-    case FuncId::kDayOfWeek:
-    case FuncId::kDayOfYear:
-    case FuncId::kHour:
-    case FuncId::kMinute:
-    case FuncId::kMonth:
-    case FuncId::kYear:
-    case FuncId::kPredictLinear:
-    case FuncId::kTime:
-    case FuncId::kTimestamp:
-      return true;
-    default:
-      return false;
-  }
-}
-
 bool invariant(const Expr& e, std::unordered_map<const Expr*, bool>* memo) {
   if (memo) {
     auto it = memo->find(&e);
@@ -74,7 +53,7 @@ bool invariant(const Expr& e, std::unordered_map<const Expr*, bool>* memo) {
         } else if constexpr (std::is_same_v<T, AggregateExpr>) {
           return invariant(*n.expr, memo);  // the parameter does not count
         } else {
-          if (at_modifier_unsafe(n.func->id)) return false;
+          if (n.func->impl.step_time_dependent) return false;
           for (const auto& a : n.args)
             if (!invariant(*a, memo)) return false;
           return true;
@@ -83,12 +62,6 @@ bool invariant(const Expr& e, std::unordered_map<const Expr*, bool>* memo) {
       e.node);
   if (memo) memo->emplace(&e, r);
   return r;
-}
-
-const Expr& strip_parens(const Expr& e) {
-  const Expr* p = &e;
-  while (const auto* pe = std::get_if<ParenExpr>(&p->node)) p = pe->expr.get();
-  return *p;
 }
 
 }  // namespace
@@ -144,7 +117,7 @@ void Evaluator::account_step_node(int64_t before, const std::vector<int64_t>& in
 EvalValue Evaluator::eval(const Expr& e) {
   check_deadline();
   if (steps_ > 1) {
-    const Expr& inner = strip_parens(e);
+    const Expr& inner = unwrap_parens(e);
     const bool literal =
         std::holds_alternative<NumberLiteral>(inner.node) || std::holds_alternative<StringLiteral>(inner.node);
     // A range vector is not repeated per step: its value does not depend on it.
