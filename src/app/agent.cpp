@@ -48,9 +48,9 @@ void tune_malloc() {
 }  // namespace
 
 int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wait_for_signal) {
-  auto level = base::parse_log_level(s.get("log.level"));
+  auto level = base::parse_log_level(s.get(config::flag::kLogLevel));
   base::Logger log(level ? *level : base::LogLevel::kInfo);
-  if (!level) log.warn("unknown log level, using info", {{"log.level", s.get("log.level")}});
+  if (!level) log.warn("unknown log level, using info", {{"log.level", s.get(config::flag::kLogLevel)}});
   base::SystemClock clock;
   raise_fd_limit(log);
   tune_malloc();
@@ -60,7 +60,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   // history rather than not at all.
   std::unique_ptr<tsdb::Db> db;
   TsdbMetricsSources tsdb_sources;
-  if (s.get_bool("storage.enabled")) {
+  if (s.get(config::flag::kStorageEnabled)) {
     auto opened = tsdb::Db::open(db_options(s), log, clock);
     if (opened) {
       db = std::move(*opened);
@@ -75,10 +75,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   std::unique_ptr<promql::Engine> engine;
   if (db) {
     promql::EngineOptions eo;
-    eo.timeout = std::chrono::milliseconds(s.get_duration_ms("query.timeout"));
-    eo.max_concurrent = static_cast<int>(s.get_int("query.max-concurrency"));
-    eo.max_samples = s.get_int("query.max-samples");
-    eo.lookback_delta_ms = s.get_duration_ms("query.lookback-delta");
+    eo.timeout = std::chrono::milliseconds(s.get(config::flag::kQueryTimeout));
+    eo.max_concurrent = static_cast<int>(s.get(config::flag::kQueryMaxConcurrency));
+    eo.max_samples = s.get(config::flag::kQueryMaxSamples);
+    eo.lookback_delta_ms = s.get(config::flag::kQueryLookbackDelta);
     engine = std::make_unique<promql::Engine>(*db, eo);
   }
   // Rule evaluation over the store (the built-in pack and --rules.file).
@@ -86,7 +86,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   std::unique_ptr<Notifications> notifications;
   std::unique_ptr<Alerting> alerting;
   if (engine) {
-    auto hp = http::split_host_port(s.get("web.listen-address"));
+    auto hp = http::split_host_port(s.get(config::flag::kWebListenAddress));
     auto ao = alerting_options(s, hp ? hp->second : 0);
     if (!ao) {
       log.error("alerting disabled", {{"err", ao.error()}});
@@ -96,7 +96,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       g.engine = engine.get();
       g.clock = &clock;
       g.logger = &log;
-      if (!s.get("alertmanager.url").empty() || !s.get("notify.config").empty()) {
+      if (!s.get(config::flag::kAlertmanagerUrl).empty() || !s.get(config::flag::kNotifyConfig).empty()) {
         // The rules add the external labels to the alerts they send.
         auto n = Notifications::create(notify_setup_options(s, g.external_url, {}), clock, log);
         if (n) {
@@ -118,7 +118,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
 
-  collector::Scheduler sched(std::move(collectors), clock, log, s.get_duration_ms("collect.interval"));
+  collector::Scheduler sched(std::move(collectors), clock, log, s.get(config::flag::kCollectInterval));
   std::unique_ptr<ingest::SnapshotSink> sink;
   if (db) {
     sink = std::make_unique<ingest::SnapshotSink>(*db);
@@ -126,13 +126,13 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   }
   http::MetricsPage page([&sched] { return sched.latest(); });
   http::ServerOptions opts;
-  opts.listen_address = s.get("web.listen-address");
-  opts.telemetry_path = s.get("web.telemetry-path");
-  opts.max_connections = static_cast<int>(s.get_int("web.max-requests"));
+  opts.listen_address = s.get(config::flag::kWebListenAddress);
+  opts.telemetry_path = s.get(config::flag::kWebTelemetryPath);
+  opts.max_connections = static_cast<int>(s.get(config::flag::kWebMaxRequests));
   opts.version = kVersion;
   http::Server server(opts, page, log);
   std::shared_ptr<api::ImportRoute> import_route;
-  if (db && s.get_bool("web.enable-import")) {
+  if (db && s.get(config::flag::kWebEnableImport)) {
     auto route = api::register_import_route(server, *db, clock, log);
     if (route) {
       import_route = std::move(*route);
@@ -143,7 +143,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   }
   api::QueryApiOptions qo;
   qo.version = kVersion;
-  if (!s.get_bool("storage.enabled"))
+  if (!s.get(config::flag::kStorageEnabled))
     qo.unavailable_reason = "this endpoint needs the time-series store, which is disabled (--storage.enabled=false)";
   auto query_api = std::make_shared<api::QueryApi>(
       db.get(), engine.get(), [&sched] { return sched.latest(); }, clock, std::move(qo));

@@ -88,19 +88,19 @@ Expected<std::map<std::string, std::string>> parse_label_list(std::string_view t
 
 Expected<AlertingOptions> alerting_options(const config::Settings& s, int port) {
   AlertingOptions o;
-  o.sources.defaults = s.get_bool("rules.defaults");
-  o.sources.files = split_list(s.get("rules.file"));
+  o.sources.defaults = s.get(config::flag::kRulesDefaults);
+  o.sources.files = split_list(s.get(config::flag::kRulesFile));
   auto& g = o.manager.group;
-  g.default_interval_ms = s.get_duration_ms("rules.evaluation-interval");
+  g.default_interval_ms = s.get(config::flag::kRulesEvaluationInterval);
   if (g.default_interval_ms <= 0) return Status::error("--rules.evaluation-interval must be positive");
-  g.default_query_offset_ms = s.get_duration_ms("rules.query-offset");
-  g.resend_delay_ms = s.get_duration_ms("rules.alert.resend-delay");
-  g.outage_tolerance_ms = s.get_duration_ms("rules.alert.for-outage-tolerance");
-  g.for_grace_period_ms = s.get_duration_ms("rules.alert.for-grace-period");
-  auto labels = parse_label_list(s.get("rules.external-labels"));
+  g.default_query_offset_ms = s.get(config::flag::kRulesQueryOffset);
+  g.resend_delay_ms = s.get(config::flag::kRulesAlertResendDelay);
+  g.outage_tolerance_ms = s.get(config::flag::kRulesAlertForOutageTolerance);
+  g.for_grace_period_ms = s.get(config::flag::kRulesAlertForGracePeriod);
+  auto labels = parse_label_list(s.get(config::flag::kRulesExternalLabels));
   if (!labels) return Status::error(labels.error());
   g.external_labels = std::move(*labels);
-  std::string url = s.get("web.external-url");
+  std::string url = s.get(config::flag::kWebExternalUrl);
   if (url.empty()) {
     char host[256] = {};
     if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::snprintf(host, sizeof host, "localhost");

@@ -7,18 +7,6 @@
 namespace llmon::app {
 namespace {
 
-std::string kind_name(config::FlagKind k) {
-  switch (k) {
-    case config::FlagKind::kString: return "string";
-    case config::FlagKind::kBool: return "bool";
-    case config::FlagKind::kDuration: return "duration";
-    case config::FlagKind::kInt: return "int";
-    case config::FlagKind::kRegex: return "regexp";
-    case config::FlagKind::kBytes: return "bytes";
-  }
-  return "string";
-}
-
 std::string md_escape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -73,14 +61,15 @@ void write_help(std::FILE* out, bool markdown) {
         def += "`";
       }
       std::fprintf(out, "| `--%s` | `%s` | %s | %s | %s | %s |\n", f.name.c_str(), config::env_name(f.name).c_str(),
-                   kind_name(f.kind).c_str(), def.c_str(), commands_of(f).c_str(), md_escape(f.help).c_str());
+                   std::string(config::kind_name(f.kind)).c_str(), def.c_str(), commands_of(f).c_str(),
+                   md_escape(f.help).c_str());
     }
     return;
   }
   std::fprintf(out, "llmon %s\n\n%s\nFlags:\n", kVersion, usage);
   for (const auto& f : config::flag_table()) {
     std::fprintf(out, "  --%s=%s  (%s, env %s)\n      %s\n", f.name.c_str(), f.default_value.c_str(),
-                 kind_name(f.kind).c_str(), config::env_name(f.name).c_str(), f.help.c_str());
+                 std::string(config::kind_name(f.kind)).c_str(), config::env_name(f.name).c_str(), f.help.c_str());
   }
 }
 

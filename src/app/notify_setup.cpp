@@ -182,10 +182,10 @@ void json_answer(http::Response& res, int status, std::string body) {
 NotifySetupOptions notify_setup_options(const config::Settings& s, std::string external_url,
                                         notify::LabelPairs external_labels) {
   NotifySetupOptions o;
-  o.data_dir = s.get("storage.path");
-  o.alertmanager_urls = split_list(s.get("alertmanager.url"));
-  o.config_path = s.get("notify.config");
-  o.exec_allow = split_list(s.get("notify.exec.allow"));
+  o.data_dir = s.get(config::flag::kStoragePath);
+  o.alertmanager_urls = split_list(s.get(config::flag::kAlertmanagerUrl));
+  o.config_path = s.get(config::flag::kNotifyConfig);
+  o.exec_allow = split_list(s.get(config::flag::kNotifyExecAllow));
   o.external_url = std::move(external_url);
   o.external_labels = std::move(external_labels);
   return o;

@@ -36,18 +36,18 @@ int run_query(const config::Settings& s, std::FILE* out, std::FILE* err) {
     return usage(err, "expected one expression, got " + std::to_string(s.positional.size()) +
                           " arguments (quote the expression: llmon query 'sum by (job) (up)')");
   const std::string& expr = s.positional[0];
-  const std::string& start = s.get("start");
-  const std::string& end = s.get("end");
-  const std::string& step = s.get("step");
-  const std::string& time = s.get("time");
+  const std::string& start = s.get(config::flag::kStart);
+  const std::string& end = s.get(config::flag::kEnd);
+  const std::string& step = s.get(config::flag::kStep);
+  const std::string& time = s.get(config::flag::kTime);
   const bool range = !start.empty() || !end.empty() || !step.empty();
   if (range && (start.empty() || end.empty() || step.empty()))
     return usage(err, "a range query needs all of --start, --end and --step");
   if (range && !time.empty())
     return usage(err, "--time is for instant queries; a range query takes --start/--end/--step");
 
-  std::string url_text = s.get("url");
-  if (url_text.empty()) url_text = net::url_for_listen_address(s.get("web.listen-address"));
+  std::string url_text = s.get(config::flag::kUrl);
+  if (url_text.empty()) url_text = net::url_for_listen_address(s.get(config::flag::kWebListenAddress));
   auto url = net::parse_http_url(url_text);
   if (!url) return usage(err, url.error());
 
@@ -72,7 +72,7 @@ int run_query(const config::Settings& s, std::FILE* out, std::FILE* err) {
                  answer.error().c_str(), body.c_str());
     return 2;
   }
-  if (s.get_bool("json")) {
+  if (s.get(config::flag::kJson)) {
     std::fwrite(res->body.data(), 1, res->body.size(), out);
     if (res->body.empty() || res->body.back() != '\n') std::fputc('\n', out);
     return answer->success ? 0 : 1;

@@ -1,5 +1,7 @@
 #include "app/setup.h"
 
+#include <cassert>
+
 #include "app/commands.h"
 #include "collector/registry.h"
 
@@ -7,9 +9,9 @@ namespace llmon::app {
 
 procfs::Fs fs_from(const config::Settings& s) {
   procfs::Fs fs;
-  fs.proc_root = s.get("path.procfs");
-  fs.sys_root = s.get("path.sysfs");
-  fs.root = s.get("path.rootfs");
+  fs.proc_root = s.get(config::flag::kPathProcfs);
+  fs.sys_root = s.get(config::flag::kPathSysfs);
+  fs.root = s.get(config::flag::kPathRootfs);
   return fs;
 }
 
@@ -19,7 +21,7 @@ collector::CollectorContext collector_context(const config::Settings& s, const b
   ctx.fs = fs_from(s);
   ctx.clock = &clock;
   ctx.log = &log;
-  ctx.options = s.values;
+  ctx.options = s.values();
   ctx.options["llmon.version"] = kVersion;
   ctx.shared_proc_stat = std::make_shared<collector::ProcStatSource>(ctx.fs.proc("stat"));
   return ctx;
@@ -28,12 +30,17 @@ collector::CollectorContext collector_context(const config::Settings& s, const b
 std::vector<collector::NamedCollector> enabled_collectors(const config::Settings& s, const base::Clock& clock,
                                                           base::Logger& log) {
   const collector::CollectorContext ctx = collector_context(s, clock, log);
-  const bool disable_defaults = s.get_bool("collector.disable-defaults");
+  const bool disable_defaults = s.get(config::flag::kCollectorDisableDefaults);
   std::vector<collector::NamedCollector> out;
   for (const auto& c : collector::builtin_collectors()) {
-    std::string flag = "collector." + std::string(c.name);
-    bool on = s.get_bool(flag);
-    if (disable_defaults && s.origin.at(flag) == "default") on = false;
+    auto flag = config::collector_switch(c.name);
+    if (!flag) {  // the table has one switch per registry entry: a broken build
+      assert(false && "a collector without its --collector.<name> flag");
+      log.error("collector left out", {{"collector", c.name}, {"err", flag.error()}});
+      continue;
+    }
+    bool on = s.get(*flag);
+    if (disable_defaults && s.is_default(*flag)) on = false;
     if (!on) continue;
     out.push_back({std::string(c.name), c.make(ctx)});
   }

@@ -17,19 +17,19 @@ namespace llmon::app {
 
 int run_snapshot(const config::Settings& settings, std::FILE* out) {
   config::Settings s = settings;
-  if (s.origin["collector.gpu.events"] == "default") s.values["collector.gpu.events"] = "false";
-  auto level = base::parse_log_level(s.get("log.level"));
+  s.replace_default(config::flag::kCollectorGpuEvents, "false");
+  auto level = base::parse_log_level(s.get(config::flag::kLogLevel));
   base::Logger log(level ? *level : base::LogLevel::kWarn);
   base::SystemClock clock;
   collector::Scheduler sched(enabled_collectors(s, clock, log), clock, log, 1000);
-  int64_t interval_ms = s.get_duration_ms("snapshot.interval");
+  int64_t interval_ms = s.get(config::flag::kSnapshotInterval);
   if (interval_ms <= 0) interval_ms = 1000;
   // Copies: the scheduler recycles snapshot buffers between cycles.
   model::Snapshot first = *sched.run_cycle(clock.now_ms());
   std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
   model::Snapshot second = *sched.run_cycle(clock.now_ms());
   summary::HostSummary sum = summary::summarize(first, second);
-  std::string text = s.get_bool("json") ? summary::format_json(sum) : summary::format_text(sum);
+  std::string text = s.get(config::flag::kJson) ? summary::format_json(sum) : summary::format_text(sum);
   std::fwrite(text.data(), 1, text.size(), out);
   return 0;
 }

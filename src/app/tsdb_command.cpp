@@ -199,7 +199,7 @@ int run_inspect(const config::Settings& s, std::FILE* out, std::FILE* err) {
   for (const auto& [n, c] : names) j["top_metric_names"].push_back({{"name", n}, {"series", c}});
   j["top_labels"] = nlohmann::json::array();
   for (const auto& [n, c] : labels) j["top_labels"].push_back({{"label", n}, {"values", c}});
-  if (s.get_bool("json")) {
+  if (s.get(config::flag::kJson)) {
     std::fprintf(out, "%s\n", j.dump(2).c_str());
     return 0;
   }

@@ -4,166 +4,176 @@
 
 #include "base/strings.h"
 #include "collector/registry.h"
+#include "config/flag_names.h"
 
 namespace llmon::config {
 namespace {
 
+// A static row: name and kind come from its flag_names.h constant.
+struct Row {
+  FlagRef flag;
+  const char* default_value;
+  const char* help;
+  std::vector<std::string> commands;
+};
+
 std::vector<FlagSpec> build_table() {
-  using K = FlagKind;
   const std::vector<std::string> agent{"agent"};
   const std::vector<std::string> collect{"agent", "snapshot"};
   const std::vector<std::string> storage{"agent", "tsdb"};
   const std::vector<std::string> query{"query"};
-  std::vector<FlagSpec> t = {
-      {"config.file", K::kString, "", "YAML file with flag values (keys are flag names; nested maps join with '.').", {}},
-      {"log.level", K::kString, "info", "Least severe log level to print: debug, info, warn, error.", {}},
-      {"web.listen-address", K::kString, "127.0.0.1:8747",
+  const Row rows[] = {
+      {flag::kConfigFile, "", "YAML file with flag values (keys are flag names; nested maps join with '.').", {}},
+      {flag::kLogLevel, "info", "Least severe log level to print: debug, info, warn, error.", {}},
+      {flag::kWebListenAddress, "127.0.0.1:8747",
        "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
        "agent there unless --url is given.",
        {"agent", "query"}},
-      {"web.telemetry-path", K::kString, "/metrics", "Path of the metrics page.", agent},
-      {"web.max-requests", K::kInt, "40", "HTTP connections served at once (one thread each); further connections get 503.", agent},
-      {"collect.interval", K::kDuration, "1s",
+      {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
+      {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.", agent},
+      {flag::kCollectInterval, "1s",
        "Collection interval; cycles are stamped on multiples of it (wall clock).", agent},
-      {"path.procfs", K::kString, "/proc", "procfs mount point.", collect},
-      {"path.sysfs", K::kString, "/sys", "sysfs mount point.", collect},
-      {"path.rootfs", K::kString, "/", "Root of the host filesystem (stripped from mount points).", collect},
-      {"path.udev.data", K::kString, "/run/udev/data", "udev data path (node_disk_info labels).", collect},
-      {"collector.disable-defaults", K::kBool, "false",
+      {flag::kPathProcfs, "/proc", "procfs mount point.", collect},
+      {flag::kPathSysfs, "/sys", "sysfs mount point.", collect},
+      {flag::kPathRootfs, "/", "Root of the host filesystem (stripped from mount points).", collect},
+      {flag::kPathUdevData, "/run/udev/data", "udev data path (node_disk_info labels).", collect},
+      {flag::kCollectorDisableDefaults, "false",
        "Turn every collector off unless enabled explicitly with --collector.<name>.", collect},
-      {"collector.filesystem.mount-points-exclude", K::kRegex,
+      {flag::kCollectorFilesystemMountPointsExclude,
        "^/(dev|proc|run/credentials/.+|sys|var/lib/docker/.+|var/lib/containers/storage/.+)($|/)",
        "Regexp of mount points to leave out (node_exporter's default).", collect},
-      {"collector.filesystem.fs-types-exclude", K::kRegex,
+      {flag::kCollectorFilesystemFsTypesExclude,
        "^(autofs|binfmt_misc|bpf|cgroup2?|configfs|debugfs|devpts|devtmpfs|fusectl|hugetlbfs|iso9660|mqueue|"
        "nsfs|overlay|proc|procfs|pstore|rpc_pipefs|securityfs|selinuxfs|squashfs|sysfs|tracefs)$",
        "Regexp of filesystem types to leave out (node_exporter's default).", collect},
-      {"collector.filesystem.mount-timeout", K::kDuration, "5s",
+      {flag::kCollectorFilesystemMountTimeout, "5s",
        "How long a statvfs may take before the mount is reported stuck (device_error) and skipped "
        "until it answers again.",
        collect},
-      {"collector.diskstats.device-exclude", K::kRegex, "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$",
+      {flag::kCollectorDiskstatsDeviceExclude, "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$",
        "Regexp of block devices to leave out (node_exporter's default: partitions, loop and ram disks).", collect},
-      {"collector.diskstats.device-include", K::kRegex, "",
+      {flag::kCollectorDiskstatsDeviceInclude, "",
        "Regexp of block devices to keep (empty: all); when set, the default device-exclude is dropped.", collect},
-      {"collector.netdev.device-exclude", K::kRegex, "", "Regexp of network devices to leave out (empty: none).",
+      {flag::kCollectorNetdevDeviceExclude, "", "Regexp of network devices to leave out (empty: none).",
        collect},
-      {"collector.netdev.device-include", K::kRegex, "",
+      {flag::kCollectorNetdevDeviceInclude, "",
        "Regexp of network devices to keep (empty: all); applied together with device-exclude.", collect},
-      {"collector.netclass.ignored-devices", K::kRegex, "^$", "Regexp of net devices netclass ignores.", collect},
-      {"collector.netclass.ignore-invalid-speed", K::kBool, "false",
+      {flag::kCollectorNetclassIgnoredDevices, "^$", "Regexp of net devices netclass ignores.", collect},
+      {flag::kCollectorNetclassIgnoreInvalidSpeed, "false",
        "Leave out node_network_speed_bytes when the speed is negative (unknown).", collect},
-      {"collector.cpu.guest", K::kBool, "true", "Enables metric node_cpu_guest_seconds_total.", collect},
-      {"collector.stat.softirq", K::kBool, "false", "Export softirq calls per vector (node_softirqs_total).",
+      {flag::kCollectorCpuGuest, "true", "Enables metric node_cpu_guest_seconds_total.", collect},
+      {flag::kCollectorStatSoftirq, "false", "Export softirq calls per vector (node_softirqs_total).",
        collect},
-      {"collector.vmstat.fields", K::kRegex, "^(oom_kill|pgpg|pswp|pg.*fault).*",
+      {flag::kCollectorVmstatFields, "^(oom_kill|pgpg|pswp|pg.*fault).*",
        "Regexp of /proc/vmstat fields to export (node_exporter's default).", collect},
-      {"nvml.library", K::kString, "libnvidia-ml.so.1",
+      {flag::kNvmlLibrary, "libnvidia-ml.so.1",
        "NVML library the gpu collector loads (a path, or a soname searched the usual way).", collect},
-      {"collector.gpu.hostname-label", K::kString, "Hostname",
+      {flag::kCollectorGpuHostnameLabel, "Hostname",
        "Name of the host label on GPU series: Hostname (dcgm-exporter before 4.x), hostname, or none.", collect},
-      {"collector.gpu.hostname", K::kString, "",
+      {flag::kCollectorGpuHostname, "",
        "Value of the host label on GPU series (empty: the node name from uname).", collect},
-      {"collector.gpu.timeout", K::kDuration, "2s",
+      {flag::kCollectorGpuTimeout, "2s",
        "Longest a cycle waits for NVML; a hung driver call skips GPU series instead of stalling the cycle.",
        collect},
-      {"collector.gpu.processes", K::kBool, "true",
+      {flag::kCollectorGpuProcesses, "true",
        "Per-process GPU metrics (llmon_gpu_process_*) with user, container, pod and namespace.", collect},
-      {"collector.gpu.gpm", K::kBool, "true",
+      {flag::kCollectorGpuGpm, "true",
        "GPM profiling metrics (DCGM_FI_PROF_* SM, tensor and DRAM activity) on Hopper and newer GPUs. "
        "Turn off if another profiler (DCGM profiling, Nsight) needs the counters.",
        collect},
-      {"collector.gpu.events", K::kBool, "true",
+      {flag::kCollectorGpuEvents, "true",
        "Watch NVML events for Xid and other critical errors (llmon_gpu_xid_errors_total).", collect},
-      {"storage.path", K::kString, "llmon-data",
+      {flag::kStoragePath, "llmon-data",
        "Directory of the time-series store (created if missing; one agent per directory). The systemd unit "
        "uses /var/lib/llmon.",
        storage},
-      {"storage.retention.time", K::kDuration, "15d", "How long samples are kept; older data is deleted.", storage},
-      {"storage.retention.size", K::kBytes, "0",
+      {flag::kStorageRetentionTime, "15d", "How long samples are kept; older data is deleted.", storage},
+      {flag::kStorageRetentionSize, "0",
        "Most bytes the store may use on disk (e.g. 10GB); the oldest data goes first. 0: no size limit.", storage},
-      {"storage.fsync-interval", K::kDuration, "1s",
+      {flag::kStorageFsyncInterval, "1s",
        "How often the write-ahead log is fsync()ed: a power cut loses at most this much; a killed agent loses "
        "nothing. 0s: at every collection cycle.",
        agent},
-      {"storage.min-free-space", K::kBytes, "256MB",
+      {flag::kStorageMinFreeSpace, "256MB",
        "The store stops appending (logged, llmon_tsdb_writable 0) while its filesystem has less than this free, "
        "and resumes when space returns.",
        storage},
-      {"web.enable-import", K::kBool, "false",
+      {flag::kWebEnableImport, "false",
        "Serve POST /api/v1/import/prometheus (backfill into the store, docs/import.md). Off by default, like "
        "Prometheus's write endpoints: anyone who can reach the port could write history.",
        agent},
-      {"storage.enabled", K::kBool, "true", "Record every collection cycle into the store at --storage.path.",
+      {flag::kStorageEnabled, "true", "Record every collection cycle into the store at --storage.path.",
        agent},
-      {"query.timeout", K::kDuration, "2m",
+      {flag::kQueryTimeout, "2m",
        "Longest a PromQL query may run (the API's `timeout` parameter can only shorten it); a slower query fails "
        "with errorType timeout.",
        agent},
-      {"query.max-concurrency", K::kInt, "20",
+      {flag::kQueryMaxConcurrency, "20",
        "PromQL queries evaluated at once; more wait for a slot, within their timeout.", agent},
-      {"query.max-samples", K::kInt, "50000000",
+      {flag::kQueryMaxSamples, "50000000",
        "Most samples one query may hold in memory at once; a query needing more fails (errorType execution) "
        "instead of growing the agent.",
        agent},
-      {"query.lookback-delta", K::kDuration, "5m",
+      {flag::kQueryLookbackDelta, "5m",
        "How far back an instant vector selector looks for a sample (the API's `lookback_delta` parameter overrides "
        "it per query).",
        agent},
-      {"rules.defaults", K::kBool, "true",
+      {flag::kRulesDefaults, "true",
        "Evaluate the built-in LLM rule pack (deploy/rules/, compiled in). --rules.defaults=false turns it off.",
        agent},
-      {"rules.file", K::kString, "",
+      {flag::kRulesFile, "",
        "Comma-separated Prometheus rule files to evaluate besides the defaults (globs allowed; a directory means its "
        "*.yml and *.yaml, without *.test.yml). Re-read on SIGHUP and POST /-/reload; a broken file keeps the old "
        "rules running.",
        agent},
-      {"rules.evaluation-interval", K::kDuration, "15s",
+      {flag::kRulesEvaluationInterval, "15s",
        "How often rule groups without their own `interval` are evaluated (Prometheus: global.evaluation_interval).",
        agent},
-      {"rules.query-offset", K::kDuration, "0s",
+      {flag::kRulesQueryOffset, "0s",
        "How far in the past rule queries look by default (Prometheus: global.rule_query_offset).", agent},
-      {"rules.alert.resend-delay", K::kDuration, "1m",
+      {flag::kRulesAlertResendDelay, "1m",
        "Minimum time between resending a still-firing alert to Alertmanager (as Prometheus's flag).", agent},
-      {"rules.alert.for-outage-tolerance", K::kDuration, "1h",
+      {flag::kRulesAlertForOutageTolerance, "1h",
        "Longest agent outage after which an alert's `for` state is still restored from ALERTS_FOR_STATE.", agent},
-      {"rules.alert.for-grace-period", K::kDuration, "10m",
+      {flag::kRulesAlertForGracePeriod, "10m",
        "Shortest time an alert with a restored `for` state waits before firing after a restart.", agent},
-      {"rules.external-labels", K::kString, "",
+      {flag::kRulesExternalLabels, "",
        "Comma-separated name=value labels added to alerts sent out and visible to templates as $externalLabels.",
        agent},
-      {"web.external-url", K::kString, "",
+      {flag::kWebExternalUrl, "",
        "URL under which users reach this agent (links in alerts and notifications; empty: http://<hostname>:<port>).",
        agent},
-      {"alertmanager.url", K::kString, "",
+      {flag::kAlertmanagerUrl, "",
        "Comma-separated Alertmanager base URLs; firing and resolved alerts are posted to each one's /api/v2/alerts "
        "(empty: none).",
        agent},
-      {"notify.config", K::kString, "",
+      {flag::kNotifyConfig, "",
        "Routing and receivers for llmon's own notifications (email, webhook, exec), in alertmanager.yml's format "
        "(docs/alerting.md). Empty: alerts are only evaluated, shown in the API and sent to --alertmanager.url.",
        agent},
-      {"notify.exec.allow", K::kString, "",
+      {flag::kNotifyExecAllow, "",
        "Comma-separated absolute paths of executables that exec_configs may run. Empty: exec actions are refused.",
        agent},
-      {"time", K::kString, "", "`llmon query`: evaluation time, RFC 3339 or Unix seconds (empty: now).", query},
-      {"start", K::kString, "",
+      {flag::kTime, "", "`llmon query`: evaluation time, RFC 3339 or Unix seconds (empty: now).", query},
+      {flag::kStart, "",
        "`llmon query`: start of a range query, RFC 3339 or Unix seconds (with --end and --step).", query},
-      {"end", K::kString, "", "`llmon query`: end of a range query, RFC 3339 or Unix seconds.", query},
-      {"step", K::kString, "", "`llmon query`: step of a range query, seconds or a duration (15s, 1m).", query},
-      {"url", K::kString, "",
+      {flag::kEnd, "", "`llmon query`: end of a range query, RFC 3339 or Unix seconds.", query},
+      {flag::kStep, "", "`llmon query`: step of a range query, seconds or a duration (15s, 1m).", query},
+      {flag::kUrl, "",
        "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>).",
        query},
-      {"snapshot.interval", K::kDuration, "1s", "Time between the two cycles `llmon snapshot` compares.",
+      {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.",
        {"snapshot"}},
-      {"json", K::kBool, "false",
+      {flag::kJson, "false",
        "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
        "query`'s API response as received.",
        {"snapshot", "tsdb", "query"}},
   };
+  std::vector<FlagSpec> t;
+  for (const Row& r : rows) t.push_back({std::string(r.flag.name), r.flag.kind, r.default_value, r.help, r.commands});
   for (const auto& c : collector::builtin_collectors()) {
-    t.push_back({"collector." + std::string(c.name), K::kBool, c.enabled_by_default ? "true" : "false",
-                 std::string(c.help) + " Use --no-collector." + std::string(c.name) + " to disable.", collect});
+    t.push_back({collector_switch_name(c.name), FlagKind::kBool, c.enabled_by_default ? "true" : "false",
+                 std::string(c.help) + " Use --no-" + collector_switch_name(c.name) + " to disable.", collect});
   }
   return t;
 }
@@ -191,6 +201,17 @@ const FlagSpec* find_flag(std::string_view name) {
     if (f.name == name) return &f;
   return nullptr;
 }
+
+Expected<FlagRef> checked_flag(std::string_view name, FlagKind kind) {
+  const FlagSpec* f = find_flag(name);
+  if (!f) return Status::error("unknown flag --" + std::string(name));
+  if (f->kind != kind)
+    return Status::error("flag --" + f->name + " is a " + std::string(kind_name(f->kind)) + ", not a " +
+                         std::string(kind_name(kind)));
+  return FlagRef{f->name, f->kind};
+}
+
+std::string collector_switch_name(std::string_view collector) { return "collector." + std::string(collector); }
 
 Expected<int64_t> parse_duration_ms(std::string_view s) { return base::parse_duration_ms(s); }
 

@@ -2,12 +2,23 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <cassert>
 #include <regex>
 
 #include "base/file_reader.h"
 
 namespace llmon::config {
 namespace {
+
+const char kDefaultOrigin[] = "default";
+
+// f's entry in one of Settings' maps, which load() fills for every table row.
+const std::string& entry(const std::map<std::string, std::string>& m, FlagRef f) {
+  static const std::string kEmpty;
+  auto it = m.find(std::string(f.name));
+  assert(it != m.end() && "a Flag that is not in the flag table");
+  return it == m.end() ? kEmpty : it->second;
+}
 
 void flatten(const YAML::Node& node, const std::string& prefix, std::string_view file,
              std::map<std::string, std::pair<std::string, int>>& out, Status& err) {
@@ -74,33 +85,41 @@ Status check_value(const FlagSpec& f, const std::string& v, const std::string& w
 
 }  // namespace
 
-const std::string& Settings::get(const std::string& name) const {
-  static const std::string kEmpty;
-  auto it = values.find(name);
-  return it == values.end() ? kEmpty : it->second;
-}
+const std::string& Settings::raw(FlagRef f) const { return entry(values_, f); }
 
-bool Settings::get_bool(const std::string& name) const {
-  auto b = parse_bool(get(name));
+const std::string& Settings::get(StringFlag f) const { return raw(f); }
+
+const std::string& Settings::get(RegexFlag f) const { return raw(f); }
+
+bool Settings::get(BoolFlag f) const {
+  auto b = parse_bool(raw(f));
   return b && *b;
 }
 
-int64_t Settings::get_duration_ms(const std::string& name) const {
-  auto d = parse_duration_ms(get(name));
+int64_t Settings::get(DurationFlag f) const {
+  auto d = parse_duration_ms(raw(f));
   return d ? *d : 0;
 }
 
-uint64_t Settings::get_bytes(const std::string& name) const {
-  auto b = parse_bytes(get(name));
+uint64_t Settings::get(BytesFlag f) const {
+  auto b = parse_bytes(raw(f));
   return b ? *b : 0;
 }
 
-int64_t Settings::get_int(const std::string& name) const {
+int64_t Settings::get(IntFlag f) const {
   try {
-    return std::stoll(get(name));
+    return std::stoll(raw(f));
   } catch (...) {
     return 0;
   }
+}
+
+const std::string& Settings::origin_of(FlagRef f) const { return entry(origin_, f); }
+
+bool Settings::is_default(FlagRef f) const { return origin_of(f) == kDefaultOrigin; }
+
+void Settings::replace_default(FlagRef f, std::string value) {
+  if (is_default(f)) values_[std::string(f.name)] = std::move(value);
 }
 
 Expected<std::map<std::string, std::pair<std::string, int>>> parse_config_yaml(std::string_view text,
@@ -128,8 +147,8 @@ Expected<std::map<std::string, std::pair<std::string, int>>> parse_config_yaml(s
 Expected<Settings> load(const std::vector<std::string>& args, const std::vector<std::string>& env) {
   Settings s;
   for (const auto& f : flag_table()) {
-    s.values[f.name] = f.default_value;
-    s.origin[f.name] = "default";
+    s.values_[f.name] = f.default_value;
+    s.origin_[f.name] = kDefaultOrigin;
   }
   // First pass over the command line: subcommand, flags, positionals.
   std::map<std::string, std::string> cli;
@@ -171,12 +190,13 @@ Expected<Settings> load(const std::vector<std::string>& args, const std::vector<
   }
   // Config file (its path may itself come from env or the command line).
   std::string cfg_path;
+  const std::string cfg_flag(flag::kConfigFile.name), cfg_env = env_name(cfg_flag) + "=";
   for (const auto& e : env)
-    if (e.rfind(env_name("config.file") + "=", 0) == 0) cfg_path = e.substr(env_name("config.file").size() + 1);
-  if (auto it = cli.find("config.file"); it != cli.end()) cfg_path = it->second;
+    if (e.rfind(cfg_env, 0) == 0) cfg_path = e.substr(cfg_env.size());
+  if (auto it = cli.find(cfg_flag); it != cli.end()) cfg_path = it->second;
   if (!cfg_path.empty()) {
     auto text = base::read_file(cfg_path);
-    if (!text) return text.status().with_context("--config.file");
+    if (!text) return text.status().with_context("--" + cfg_flag);
     auto kv = parse_config_yaml(*text, cfg_path);
     if (!kv) return kv.status();
     for (const auto& [k, vl] : *kv) {
@@ -185,8 +205,8 @@ Expected<Settings> load(const std::vector<std::string>& args, const std::vector<
       if (!f) return Status::error(where + ": unknown setting \"" + k + "\"");
       Status c = check_value(*f, vl.first, where);
       if (!c) return c;
-      s.values[f->name] = vl.first;
-      s.origin[f->name] = where;
+      s.values_[f->name] = vl.first;
+      s.origin_[f->name] = where;
     }
   }
   for (const auto& e : env) {
@@ -198,15 +218,15 @@ Expected<Settings> load(const std::vector<std::string>& args, const std::vector<
       if (env_name(f.name) != var) continue;
       Status c = check_value(f, e.substr(eq + 1), "environment " + var);
       if (!c) return c;
-      s.values[f.name] = e.substr(eq + 1);
-      s.origin[f.name] = "env " + var;
+      s.values_[f.name] = e.substr(eq + 1);
+      s.origin_[f.name] = "env " + var;
     }
   }
   for (const auto& [k, v] : cli) {
     Status c = check_value(*find_flag(k), v, "command line");
     if (!c) return c;
-    s.values[k] = v;
-    s.origin[k] = "flag";
+    s.values_[k] = v;
+    s.origin_[k] = "flag";
   }
   return s;
 }

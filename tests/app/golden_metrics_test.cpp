@@ -172,7 +172,7 @@ std::string render_fixture_page() {
                                    "--path.rootfs=" + fix + "rootfs",
                                    // The fixture host has no NVIDIA stack, whatever the test machine has.
                                    "--nvml.library=" + fix + "no-such-dir/libnvidia-ml.so.1"};
-  if (config::find_flag("path.udev.data")) args.push_back("--path.udev.data=" + fix + "udev/data");
+  args.push_back("--path.udev.data=" + fix + "udev/data");  // an unknown flag would fail load()
   auto settings = config::load(args, {});
   EXPECT_TRUE(settings.has_value()) << settings.error();
   if (!settings) return "";

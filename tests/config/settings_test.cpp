@@ -55,21 +55,21 @@ TEST(Settings, DefaultsThenFileThenEnvThenFlags) {
                 {"LLMON_LOG_LEVEL=warn", "LLMON_UNRELATED=1"});
   ASSERT_TRUE(s) << s.error();
   EXPECT_EQ(s->command, "agent");
-  EXPECT_EQ(s->get("web.listen-address"), "127.0.0.1:1111");
-  EXPECT_EQ(s->origin.at("web.listen-address"), cfg + ":2");
-  EXPECT_EQ(s->get("log.level"), "warn");
-  EXPECT_EQ(s->origin.at("log.level"), "env LLMON_LOG_LEVEL");
-  EXPECT_EQ(s->get("web.telemetry-path"), "/x");
-  EXPECT_EQ(s->get("path.procfs"), "/proc");
-  EXPECT_EQ(s->get_duration_ms("collect.interval"), 1000);
+  EXPECT_EQ(s->get(flag::kWebListenAddress), "127.0.0.1:1111");
+  EXPECT_EQ(s->origin_of(flag::kWebListenAddress), cfg + ":2");
+  EXPECT_EQ(s->get(flag::kLogLevel), "warn");
+  EXPECT_EQ(s->origin_of(flag::kLogLevel), "env LLMON_LOG_LEVEL");
+  EXPECT_EQ(s->get(flag::kWebTelemetryPath), "/x");
+  EXPECT_EQ(s->get(flag::kPathProcfs), "/proc");
+  EXPECT_EQ(s->get(flag::kCollectInterval), 1000);
   std::remove(cfg.c_str());
 }
 
 TEST(Settings, BoolNegationAndPositional) {
   auto s = load({"snapshot", "--no-collector.loadavg", "--json", "extra"}, {});
   ASSERT_TRUE(s) << s.error();
-  EXPECT_FALSE(s->get_bool("collector.loadavg"));
-  EXPECT_TRUE(s->get_bool("json"));
+  EXPECT_FALSE(s->get(*collector_switch("loadavg")));
+  EXPECT_TRUE(s->get(flag::kJson));
   ASSERT_EQ(s->positional.size(), 1u);
   EXPECT_EQ(s->positional[0], "extra");
 }

@@ -1,0 +1,103 @@
+// One constant per static row of the flag table (flags.cpp), in table order:
+// Settings::get(flag::kStoragePath) instead of a name typed out, so that a
+// misspelt flag does not compile and the value comes back as the flag's type.
+// kAll lists every constant; names are unique (static_assert below) and
+// tests/config/flag_names_test.cpp checks that constants and table rows match
+// one to one, name and kind. The --collector.<name> switches come from the
+// collector registry and have no constant: see collector_switch() (flags.h).
+#pragma once
+
+#include <cstddef>
+#include <span>
+
+#include "config/flag.h"
+
+namespace llmon::config::flag {
+
+inline constexpr StringFlag kConfigFile{"config.file"};
+inline constexpr StringFlag kLogLevel{"log.level"};
+inline constexpr StringFlag kWebListenAddress{"web.listen-address"};
+inline constexpr StringFlag kWebTelemetryPath{"web.telemetry-path"};
+inline constexpr IntFlag kWebMaxRequests{"web.max-requests"};
+inline constexpr DurationFlag kCollectInterval{"collect.interval"};
+inline constexpr StringFlag kPathProcfs{"path.procfs"};
+inline constexpr StringFlag kPathSysfs{"path.sysfs"};
+inline constexpr StringFlag kPathRootfs{"path.rootfs"};
+inline constexpr StringFlag kPathUdevData{"path.udev.data"};
+inline constexpr BoolFlag kCollectorDisableDefaults{"collector.disable-defaults"};
+inline constexpr RegexFlag kCollectorFilesystemMountPointsExclude{"collector.filesystem.mount-points-exclude"};
+inline constexpr RegexFlag kCollectorFilesystemFsTypesExclude{"collector.filesystem.fs-types-exclude"};
+inline constexpr DurationFlag kCollectorFilesystemMountTimeout{"collector.filesystem.mount-timeout"};
+inline constexpr RegexFlag kCollectorDiskstatsDeviceExclude{"collector.diskstats.device-exclude"};
+inline constexpr RegexFlag kCollectorDiskstatsDeviceInclude{"collector.diskstats.device-include"};
+inline constexpr RegexFlag kCollectorNetdevDeviceExclude{"collector.netdev.device-exclude"};
+inline constexpr RegexFlag kCollectorNetdevDeviceInclude{"collector.netdev.device-include"};
+inline constexpr RegexFlag kCollectorNetclassIgnoredDevices{"collector.netclass.ignored-devices"};
+inline constexpr BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.netclass.ignore-invalid-speed"};
+inline constexpr BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
+inline constexpr BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
+inline constexpr RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
+inline constexpr StringFlag kNvmlLibrary{"nvml.library"};
+inline constexpr StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
+inline constexpr StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
+inline constexpr DurationFlag kCollectorGpuTimeout{"collector.gpu.timeout"};
+inline constexpr BoolFlag kCollectorGpuProcesses{"collector.gpu.processes"};
+inline constexpr BoolFlag kCollectorGpuGpm{"collector.gpu.gpm"};
+inline constexpr BoolFlag kCollectorGpuEvents{"collector.gpu.events"};
+inline constexpr StringFlag kStoragePath{"storage.path"};
+inline constexpr DurationFlag kStorageRetentionTime{"storage.retention.time"};
+inline constexpr BytesFlag kStorageRetentionSize{"storage.retention.size"};
+inline constexpr DurationFlag kStorageFsyncInterval{"storage.fsync-interval"};
+inline constexpr BytesFlag kStorageMinFreeSpace{"storage.min-free-space"};
+inline constexpr BoolFlag kWebEnableImport{"web.enable-import"};
+inline constexpr BoolFlag kStorageEnabled{"storage.enabled"};
+inline constexpr DurationFlag kQueryTimeout{"query.timeout"};
+inline constexpr IntFlag kQueryMaxConcurrency{"query.max-concurrency"};
+inline constexpr IntFlag kQueryMaxSamples{"query.max-samples"};
+inline constexpr DurationFlag kQueryLookbackDelta{"query.lookback-delta"};
+inline constexpr BoolFlag kRulesDefaults{"rules.defaults"};
+inline constexpr StringFlag kRulesFile{"rules.file"};
+inline constexpr DurationFlag kRulesEvaluationInterval{"rules.evaluation-interval"};
+inline constexpr DurationFlag kRulesQueryOffset{"rules.query-offset"};
+inline constexpr DurationFlag kRulesAlertResendDelay{"rules.alert.resend-delay"};
+inline constexpr DurationFlag kRulesAlertForOutageTolerance{"rules.alert.for-outage-tolerance"};
+inline constexpr DurationFlag kRulesAlertForGracePeriod{"rules.alert.for-grace-period"};
+inline constexpr StringFlag kRulesExternalLabels{"rules.external-labels"};
+inline constexpr StringFlag kWebExternalUrl{"web.external-url"};
+inline constexpr StringFlag kAlertmanagerUrl{"alertmanager.url"};
+inline constexpr StringFlag kNotifyConfig{"notify.config"};
+inline constexpr StringFlag kNotifyExecAllow{"notify.exec.allow"};
+inline constexpr StringFlag kTime{"time"};
+inline constexpr StringFlag kStart{"start"};
+inline constexpr StringFlag kEnd{"end"};
+inline constexpr StringFlag kStep{"step"};
+inline constexpr StringFlag kUrl{"url"};
+inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
+inline constexpr BoolFlag kJson{"json"};
+
+// Every constant above, in the same order.
+inline constexpr FlagRef kAll[] = {
+    kConfigFile, kLogLevel, kWebListenAddress, kWebTelemetryPath, kWebMaxRequests, kCollectInterval,
+    kPathProcfs, kPathSysfs, kPathRootfs, kPathUdevData, kCollectorDisableDefaults,
+    kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
+    kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
+    kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
+    kCollectorNetclassIgnoreInvalidSpeed, kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields,
+    kNvmlLibrary, kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout,
+    kCollectorGpuProcesses, kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
+    kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
+    kQueryTimeout, kQueryMaxConcurrency, kQueryMaxSamples, kQueryLookbackDelta, kRulesDefaults, kRulesFile,
+    kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
+    kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
+    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
+};
+
+constexpr bool names_unique(std::span<const FlagRef> flags) {
+  for (size_t i = 0; i < flags.size(); ++i)
+    for (size_t j = i + 1; j < flags.size(); ++j)
+      if (flags[i].name == flags[j].name) return false;
+  return true;
+}
+static_assert(names_unique(kAll), "two flag constants share a name");
+
+}  // namespace llmon::config::flag
