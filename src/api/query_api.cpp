@@ -6,6 +6,7 @@
 
 #include <algorithm>
 
+#include "api/errors.h"
 #include "api/json.h"
 #include "promql/parser.h"
 
@@ -199,7 +200,7 @@ QueryApi::Answer QueryApi::answer(std::string_view path, const api::Form& form) 
     return Answer{404, ""};
   }
   if (r.error) {
-    return Answer{promql::error_http_status(r.error->type),
+    return Answer{http_status(r.error->type),
                   api::error_envelope(r.error->type, r.error->message, r.warnings, r.infos)};
   }
   if (r.enveloped) {  // a query's answer, built in place (it may be megabytes)

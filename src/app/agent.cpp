@@ -7,15 +7,16 @@
 #include <chrono>
 #include <thread>
 
+#include "api/notify_routes.h"
+#include "api/query_api.h"
 #include "app/alerting.h"
 #include "app/commands.h"
 #include "app/notify_setup.h"
-#include "api/query_api.h"
 #include "app/setup.h"
-#include "ingest/snapshot_sink.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
 #include "http/server.h"
+#include "ingest/snapshot_sink.h"
 #include "promql/engine.h"
 #include "tsdb/db.h"
 
@@ -83,7 +84,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   }
   // Rule evaluation over the store (the built-in pack and --rules.file).
   // Notifications (Alertmanager, llmon's own routing) outlive the rules that feed them.
-  std::unique_ptr<Notifications> notifications;
+  std::unique_ptr<notify::Pipeline> notifications;
   std::unique_ptr<Alerting> alerting;
   if (engine) {
     auto hp = http::split_host_port(s.get(config::flag::kWebListenAddress));
@@ -98,10 +99,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       g.logger = &log;
       if (!s.get(config::flag::kAlertmanagerUrl).empty() || !s.get(config::flag::kNotifyConfig).empty()) {
         // The rules add the external labels to the alerts they send.
-        auto n = Notifications::create(notify_setup_options(s, g.external_url, {}), clock, log);
+        auto n = notify::Pipeline::create(notify_setup_options(s, g.external_url, {}), clock, log);
         if (n) {
           notifications = std::move(*n);
-          collectors.push_back({"notify", notifications->make_collector()});
+          collectors.push_back({"notify", make_notify_collector(*notifications)});
           g.notify = [np = notifications.get()](std::vector<notify::Alert> alerts) { np->send(std::move(alerts)); };
         } else {
           log.error("notifications disabled: alerts are evaluated but not sent", {{"err", n.error()}});
@@ -154,7 +155,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       log.error("cannot register the rules API", {{"err", st.message()}});
   }
   if (notifications) {
-    if (Status st = notifications->register_routes(server); !st)
+    if (Status st = api::register_notify_routes(server, *notifications, clock); !st)
       log.error("cannot register the silence API", {{"err", st.message()}});
   }
   if (Status st = server.start(); !st) {

@@ -20,7 +20,8 @@
 
 namespace llmon::collector {
 
-// Receives each published snapshot (the store plugs in here later).
+// Receives each published snapshot on the collection thread, after it is
+// published (ingest::SnapshotSink writes it into the store).
 class SampleSink {
  public:
   virtual ~SampleSink() = default;

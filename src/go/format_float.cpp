@@ -17,20 +17,31 @@ namespace {
 constexpr char kLowerHex[] = "0123456789abcdefx";
 constexpr char kUpperHex[] = "0123456789ABCDEFX";
 
+// A float64's sign, biased exponent (1 for denormals) and 53-bit mantissa
+// with the implicit bit, as strconv's FormatFloat splits it.
+struct Parts {
+  bool neg;
+  int exp;
+  uint64_t mant;
+};
+Parts split(double v) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, &v, sizeof bits);
+  Parts p{(bits >> 63) != 0, static_cast<int>((bits >> 52) & 0x7FF), bits & ((uint64_t{1} << 52) - 1)};
+  if (p.exp == 0)
+    ++p.exp;
+  else
+    p.mant |= uint64_t{1} << 52;
+  return p;
+}
+
 // strconv's fmtX: -0x1.yyyyp±dd, the mantissa normalized (also for
 // denormals), the shortest digits for prec < 0.
 std::string format_hex_float(double v, char fmt, int prec) {
-  uint64_t bits = 0;
-  std::memcpy(&bits, &v, sizeof bits);
-  const bool neg = bits >> 63;
-  int exp = static_cast<int>((bits >> 52) & 0x7FF);
-  uint64_t mant = bits & ((uint64_t{1} << 52) - 1);
-  if (exp == 0) {
-    ++exp;
-  } else {
-    mant |= uint64_t{1} << 52;
-  }
-  exp -= 1023;
+  const Parts parts = split(v);
+  const bool neg = parts.neg;
+  int exp = parts.exp - 1023;
+  uint64_t mant = parts.mant;
   if (mant == 0) exp = 0;
   mant <<= 60 - 52;
   while (mant != 0 && (mant & (uint64_t{1} << 60)) == 0) {
@@ -177,18 +188,9 @@ std::string format_float(double v, char fmt, int prec) {
     case 'X':
       return format_hex_float(v, fmt, prec);
     case 'b': {  // strconv's fmtB: mantissa "p" binary exponent
-      uint64_t bits = 0;
-      std::memcpy(&bits, &v, sizeof bits);
-      const bool neg = bits >> 63;
-      int exp = static_cast<int>((bits >> 52) & 0x7FF);
-      uint64_t mant = bits & ((uint64_t{1} << 52) - 1);
-      if (exp == 0) {
-        ++exp;
-      } else {
-        mant |= uint64_t{1} << 52;
-      }
-      exp += -1023 - 52;
-      std::snprintf(buf, sizeof buf, "%s%llup%s%d", neg ? "-" : "", static_cast<unsigned long long>(mant),
+      const Parts p = split(v);
+      const int exp = p.exp - 1023 - 52;
+      std::snprintf(buf, sizeof buf, "%s%llup%s%d", p.neg ? "-" : "", static_cast<unsigned long long>(p.mant),
                     exp >= 0 ? "+" : "", exp);
       return buf;
     }

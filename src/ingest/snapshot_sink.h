@@ -1,6 +1,7 @@
 // SnapshotSink: feeds collection cycles (model::Snapshot) into a
 // storage::Storage, one Appender commit per cycle. Implements the scheduler's
-// collector::SampleSink (not wired into the agent yet: that waits for the WAL).
+// collector::SampleSink; the agent hands it every published cycle when the
+// store is on (--storage.enabled).
 //
 // Series identity is {__name__=<family name>, <label names>=<values>}. The
 // Labels and SeriesRef of each series are cached by (family, series) position

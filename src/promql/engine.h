@@ -48,7 +48,6 @@ struct EngineOptions {
 // Prometheus API errorType values.
 enum class ErrorType { kBadData, kExecution, kCanceled, kTimeout, kInternal, kUnavailable };
 std::string_view error_type_text(ErrorType t);  // "bad_data", "execution", ...
-int error_http_status(ErrorType t);             // 400, 422, 499, 503, 500, 503
 
 struct QueryError {
   ErrorType type = ErrorType::kExecution;

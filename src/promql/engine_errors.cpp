@@ -1,4 +1,4 @@
-// Prometheus API error types: names and HTTP status codes (web/api/v1/api.go).
+// Prometheus API error types: their names (web/api/v1/api.go).
 #include "promql/engine.h"
 
 namespace llmon::promql {
@@ -19,24 +19,6 @@ std::string_view error_type_text(ErrorType t) {
       return "unavailable";
   }
   return "internal";
-}
-
-int error_http_status(ErrorType t) {
-  switch (t) {
-    case ErrorType::kBadData:
-      return 400;
-    case ErrorType::kExecution:
-      return 422;
-    case ErrorType::kCanceled:
-      return 499;
-    case ErrorType::kTimeout:
-      return 503;
-    case ErrorType::kInternal:
-      return 500;
-    case ErrorType::kUnavailable:
-      return 503;
-  }
-  return 500;
 }
 
 }  // namespace llmon::promql
