@@ -18,7 +18,7 @@
 
 #include "app/commands.h"
 #include "base/clock.h"
-#include "notify/http_post.h"
+#include "net/http_client.h"
 #include "notify/silence_args.h"
 #include "notify/silence_json.h"
 
@@ -37,12 +37,12 @@ struct Call {
 };
 
 Expected<Call> call(const std::string& base, std::string_view method, const std::string& path, std::string body) {
-  auto url = notify::http::parse_url(base + path);
+  auto url = net::http::parse_url(base + path);
   if (!url) return Status::error(url.error());
-  notify::http::ClientOptions o;
+  net::http::ClientOptions o;
   o.timeout_ms = 10000;
   o.max_response_body_bytes = 64 << 20;
-  notify::http::Client client(o);
+  net::http::Client client(o);
   auto r = client.request(method, *url, body.empty() ? std::string_view{} : "application/json", body);
   if (!r) return Status::error(r.error());
   return Call{r->status, r->body};

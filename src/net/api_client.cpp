@@ -1,129 +1,89 @@
-// Blocking HTTP GET for `llmon query`; see api_client.h.
+// Agent URLs and `llmon query`'s GET over the HTTP client; see api_client.h.
 #include "net/api_client.h"
 
-#include <netdb.h>
-#include <poll.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <chrono>
+#include <cstdint>
 #include <cstring>
+#include <variant>
 
 #include "base/strings.h"
+#include "net/ascii.h"
+#include "net/http_client.h"
 
 namespace llmon::net {
 namespace {
 
-using SteadyClock = std::chrono::steady_clock;
-
-int ms_left(SteadyClock::time_point deadline) {
-  auto d = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
-  return d > 0 ? static_cast<int>(d) : 0;
+// "host:port", the IPv6 host bracketed: how this command's errors name the agent.
+std::string where(const HttpUrl& url) {
+  return (url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host) + ":" + std::to_string(url.port);
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  return out;
+// This command's wording of a malformed or truncated answer.
+std::string parse_message(const http::ParseError& e) {
+  using Kind = http::ParseError::Kind;
+  switch (e.kind) {
+    case Kind::kClosedBeforeResponse:
+      return "the server closed the connection without answering";
+    case Kind::kClosedInHead:
+      return "truncated response header";
+    case Kind::kClosedInBody:
+      return "truncated body: " + std::to_string(e.have) + " of " + std::to_string(e.want) + " bytes";
+    case Kind::kClosedInChunkedBody:
+      return "truncated chunked body";
+    case Kind::kBadStatusLine:
+      return "not an HTTP/1.x response: \"" + e.subject.substr(0, 60) + "\"";
+    case Kind::kBadStatusCode:
+      return "bad status line \"" + e.subject.substr(0, 60) + "\"";
+    case Kind::kBadHeaderLine:
+      return "bad header line \"" + e.subject + "\"";
+    default:
+      return e.message;  // "bad Content-Length \"x\"", "bad chunk size \"zz\"", ...
+  }
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-// Connects to one resolved address within the deadline; -1 and `err` on failure.
-int connect_one(const addrinfo* ai, SteadyClock::time_point deadline, std::string& err) {
-  int fd = ::socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, ai->ai_protocol);
-  if (fd < 0) {
-    err = std::string("socket: ") + std::strerror(errno);
-    return -1;
-  }
-  if (::connect(fd, ai->ai_addr, ai->ai_addrlen) != 0 && errno != EINPROGRESS) {
-    err = std::strerror(errno);
-    ::close(fd);
-    return -1;
-  }
-  pollfd p{fd, POLLOUT, 0};
-  if (::poll(&p, 1, ms_left(deadline)) <= 0) {
-    err = "connection timed out";
-    ::close(fd);
-    return -1;
-  }
-  int so_error = 0;
-  socklen_t len = sizeof so_error;
-  ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len);
-  if (so_error != 0) {
-    err = std::strerror(so_error);
-    ::close(fd);
-    return -1;
-  }
-  return fd;
-}
-
-// Decodes a chunked body (RFC 9112 7.1); trailers are ignored.
-Expected<std::string> dechunk(std::string_view in) {
-  std::string out;
-  size_t pos = 0;
-  for (;;) {
-    size_t eol = in.find("\r\n", pos);
-    if (eol == std::string_view::npos) return Status::error("truncated chunked body");
-    std::string_view size_line = in.substr(pos, eol - pos);
-    size_line = size_line.substr(0, size_line.find(';'));
-    size_t n = 0;
-    if (size_line.empty()) return Status::error("bad chunk size line");
-    for (char c : size_line) {
-      int d = c >= '0' && c <= '9'   ? c - '0'
-              : c >= 'a' && c <= 'f' ? c - 'a' + 10
-              : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                     : -1;
-      if (d < 0 || n > (SIZE_MAX >> 4)) return Status::error("bad chunk size \"" + std::string(size_line) + "\"");
-      n = n * 16 + static_cast<size_t>(d);
+// This command's wording of an exchange that got no answer.
+std::string failure_message(const http::Failure& f, const HttpUrl& url) {
+  using Stage = http::Failure::Stage;
+  const std::string at = where(url);
+  switch (f.stage) {
+    case Stage::kConnect: {
+      const ConnectError& e = std::get<ConnectError>(f.cause);
+      if (e.resolve) return "cannot resolve " + url.host + ": " + e.resolve->message();
+      std::string why = "no address";
+      if (!e.attempts.empty()) {
+        const ConnectAttempt& last = e.attempts.back();
+        why = last.failure == ConnectAttempt::Failure::kTimeout  ? std::string("connection timed out")
+              : last.failure == ConnectAttempt::Failure::kSocket ? std::string("socket: ") + std::strerror(last.error)
+                                                                 : std::string(std::strerror(last.error));
+      }
+      return "cannot connect to " + at + ": " + why;
     }
-    pos = eol + 2;
-    if (n == 0) return out;
-    if (in.size() < pos + n + 2) return Status::error("truncated chunked body");
-    out.append(in.substr(pos, n));
-    pos += n + 2;
+    case Stage::kSend: {
+      const IoError& e = std::get<IoError>(f.cause);
+      if (e.kind == IoError::Kind::kSystem) return "sending the request to " + at + ": " + std::strerror(e.error);
+      return "timed out sending the request to " + at;
+    }
+    case Stage::kReceive: {
+      const IoError& e = std::get<IoError>(f.cause);
+      if (e.kind == IoError::Kind::kTimeout) return "timed out waiting for " + at + " to answer";
+      if (e.kind == IoError::Kind::kPoll) return std::string("poll: ") + std::strerror(e.error);
+      return "reading the answer of " + at + ": " + std::strerror(e.error);
+    }
+    case Stage::kResponse:
+      return "answer of " + at + ": " + parse_message(std::get<http::ParseError>(f.cause));
+    case Stage::kTlsSetup:
+    case Stage::kTlsHandshake:
+      break;  // plain http only
   }
-}
-
-// True when `in` holds a whole response delimited by Content-Length.
-bool complete_with_length(std::string_view in) {
-  size_t head_end = in.find("\r\n\r\n");
-  if (head_end == std::string_view::npos) return false;
-  std::string head = lower(in.substr(0, head_end));
-  size_t cl = head.find("\r\ncontent-length:");
-  if (cl == std::string::npos || head.find("\r\ntransfer-encoding:") != std::string::npos) return false;
-  size_t eol = head.find("\r\n", cl + 2);
-  auto n = base::parse_u64(
-      base::trim(std::string_view(head).substr(cl + 17, eol == std::string::npos ? std::string::npos : eol - cl - 17)));
-  return n && in.size() - head_end - 4 >= *n;
+  return f.message;
 }
 
 }  // namespace
-
-std::string_view HttpResponse::header(std::string_view lower_name) const {
-  for (const auto& [k, v] : headers)
-    if (k == lower_name) return v;
-  return {};
-}
 
 Expected<HttpUrl> parse_http_url(std::string_view url) {
   std::string_view rest = url;
   auto bad = [&](const std::string& why) { return Status::error("invalid URL \"" + std::string(url) + "\": " + why); };
   if (size_t sep = rest.find("://"); sep != std::string_view::npos) {
-    std::string scheme = lower(rest.substr(0, sep));
+    std::string scheme = ascii_lower(rest.substr(0, sep));
     if (scheme == "https") return bad("https is not supported; use http:// (or a local TLS-terminating proxy)");
     if (scheme != "http") return bad("the scheme must be http");
     rest.remove_prefix(sep + 3);
@@ -180,45 +140,11 @@ std::string url_for_listen_address(std::string_view listen_address) {
 }
 
 Expected<HttpResponse> parse_http_response(std::string_view bytes) {
-  size_t head_end = bytes.find("\r\n\r\n");
-  if (head_end == std::string_view::npos) {
-    if (bytes.empty()) return Status::error("the server closed the connection without answering");
-    return Status::error("truncated response header");
-  }
-  std::string_view head = bytes.substr(0, head_end);
-  std::string_view body = bytes.substr(head_end + 4);
-  HttpResponse r;
-  size_t eol = head.find("\r\n");
-  std::string_view status_line = head.substr(0, eol);
-  if (status_line.substr(0, 7) != "HTTP/1." || status_line.size() < 12 || status_line[8] != ' ')
-    return Status::error("not an HTTP/1.x response: \"" + std::string(status_line.substr(0, 60)) + "\"");
-  auto code = base::parse_i64(status_line.substr(9, 3));
-  if (!code || *code < 100 || *code > 599)
-    return Status::error("bad status line \"" + std::string(status_line.substr(0, 60)) + "\"");
-  r.status = static_cast<int>(*code);
-  size_t pos = eol == std::string_view::npos ? head.size() : eol + 2;
-  while (pos < head.size()) {
-    size_t e = head.find("\r\n", pos);
-    std::string_view line = head.substr(pos, e == std::string_view::npos ? std::string_view::npos : e - pos);
-    pos = e == std::string_view::npos ? head.size() : e + 2;
-    size_t colon = line.find(':');
-    if (colon == std::string_view::npos) return Status::error("bad header line \"" + std::string(line) + "\"");
-    r.headers.emplace_back(lower(base::trim(line.substr(0, colon))), std::string(base::trim(line.substr(colon + 1))));
-  }
-  if (lower(r.header("transfer-encoding")).find("chunked") != std::string::npos) {
-    auto d = dechunk(body);
-    if (!d) return d.status();
-    r.body = std::move(*d);
-  } else if (std::string_view cl = r.header("content-length"); !cl.empty()) {
-    auto n = base::parse_u64(cl);
-    if (!n) return Status::error("bad Content-Length \"" + std::string(cl) + "\"");
-    if (body.size() < *n)
-      return Status::error("truncated body: " + std::to_string(body.size()) + " of " + std::to_string(*n) + " bytes");
-    r.body = std::string(body.substr(0, *n));
-  } else {
-    r.body = std::string(body);  // delimited by the close
-  }
-  return r;
+  http::ResponseParser parser(SIZE_MAX);
+  auto state = parser.feed(bytes);
+  if (state == http::ResponseParser::State::kNeedMore) state = parser.finish();
+  if (state == http::ResponseParser::State::kError) return Status::error(parse_message(parser.parse_error()));
+  return std::move(parser.response());
 }
 
 std::string url_encode(std::string_view s) {
@@ -238,61 +164,21 @@ std::string url_encode(std::string_view s) {
 }
 
 Expected<HttpResponse> http_get(const HttpUrl& url, std::string_view path_and_query, int timeout_ms) {
-  const auto deadline = SteadyClock::now() + std::chrono::milliseconds(timeout_ms);
-  const std::string where =
-      (url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host) + ":" + std::to_string(url.port);
-  addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* res = nullptr;
-  const std::string port = std::to_string(url.port);
-  if (int rc = ::getaddrinfo(url.host.c_str(), port.c_str(), &hints, &res); rc != 0)
-    return Status::error("cannot resolve " + url.host + ": " + ::gai_strerror(rc));
-  std::string err = "no address";
-  int fd_raw = -1;
-  for (const addrinfo* ai = res; ai && fd_raw < 0; ai = ai->ai_next) fd_raw = connect_one(ai, deadline, err);
-  ::freeaddrinfo(res);
-  if (fd_raw < 0) return Status::error("cannot connect to " + where + ": " + err);
-  Fd fd(fd_raw);
-
-  std::string host_header = url.host.find(':') != std::string::npos ? "[" + url.host + "]" : url.host;
-  if (url.port != 80) host_header += ":" + std::to_string(url.port);
-  std::string req = "GET " + url.base_path + std::string(path_and_query) + " HTTP/1.1\r\nHost: " + host_header +
-                    "\r\nUser-Agent: llmon\r\nAccept: application/json\r\nConnection: close\r\n\r\n";
-  size_t sent = 0;
-  while (sent < req.size()) {
-    pollfd p{fd.get(), POLLOUT, 0};
-    if (::poll(&p, 1, ms_left(deadline)) <= 0) return Status::error("timed out sending the request to " + where);
-    ssize_t n = ::send(fd.get(), req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
-    if (n < 0) {
-      if (errno == EAGAIN || errno == EINTR) continue;
-      return Status::error("sending the request to " + where + ": " + std::strerror(errno));
-    }
-    sent += static_cast<size_t>(n);
-  }
-  std::string in;
-  char buf[65536];
-  for (;;) {
-    pollfd p{fd.get(), POLLIN, 0};
-    int pr = ::poll(&p, 1, ms_left(deadline));
-    if (pr == 0) return Status::error("timed out waiting for " + where + " to answer");
-    if (pr < 0) {
-      if (errno == EINTR) continue;
-      return Status::error(std::string("poll: ") + std::strerror(errno));
-    }
-    ssize_t n = ::recv(fd.get(), buf, sizeof buf, 0);
-    if (n == 0) break;
-    if (n < 0) {
-      if (errno == EAGAIN || errno == EINTR) continue;
-      if (errno == ECONNRESET && !in.empty()) break;
-      return Status::error("reading the answer of " + where + ": " + std::strerror(errno));
-    }
-    in.append(buf, static_cast<size_t>(n));
-    if (complete_with_length(in)) break;  // a server that keeps the connection open anyway
-  }
-  auto r = parse_http_response(in);
-  if (!r) return r.status().with_context("answer of " + where);
-  return r;
+  http::Url target;
+  target.scheme = "http";
+  target.host = url.host;
+  target.port = static_cast<uint16_t>(url.port);
+  target.target = url.base_path + std::string(path_and_query);
+  http::ClientOptions opts;
+  opts.connect_timeout_ms = timeout_ms;  // one deadline for everything
+  opts.timeout_ms = timeout_ms;
+  opts.max_response_body_bytes = SIZE_MAX;
+  opts.headers = {{"Accept", "application/json"}};
+  opts.only_configured_families = false;
+  opts.reset_ends_response = true;
+  auto r = http::Client(std::move(opts)).exchange("GET", target, {}, {});
+  if (!r) return Status::error(failure_message(r.error(), url));
+  return std::move(*r);
 }
 
 }  // namespace llmon::net

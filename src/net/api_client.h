@@ -1,17 +1,18 @@
-// A tiny blocking HTTP/1.1 client for `llmon query` (and other commands that
-// call a running agent): one GET per connection (Connection: close), plain
-// http only, a deadline on every wait, errors as values. The response parser
-// is pure (Content-Length, chunked, or read-to-close bodies), so it is tested
-// on literal bytes. Not the tests' client (tests/support/http_client.h), which
-// stays independent of this code. Thread-safe: no shared state.
+// `llmon query`'s front end to the HTTP client (http_client.h) for commands
+// that call a running agent: agent URLs (plain http, an optional path
+// prefix, the listen address turned into a URL), one GET with one deadline
+// over everything (lookup included), and this command's wording of
+// failures ("cannot connect to HOST:PORT: ...", "answer of HOST:PORT: ...").
+// Responses are parsed by http_response.h's parser. Not the tests' client
+// (tests/support/http_client.h), which stays independent of this code.
+// Thread-safe: no shared state.
 #pragma once
 
 #include <string>
 #include <string_view>
-#include <utility>
-#include <vector>
 
 #include "base/status.h"
+#include "net/http_response.h"
 
 namespace llmon::net {
 
@@ -28,15 +29,11 @@ Expected<HttpUrl> parse_http_url(std::string_view url);
 // ":8747", "[::]:8747" -> the loopback address of that family).
 std::string url_for_listen_address(std::string_view listen_address);
 
-struct HttpResponse {
-  int status = 0;
-  std::vector<std::pair<std::string, std::string>> headers;  // names lower-cased
-  std::string body;
-  std::string_view header(std::string_view lower_name) const;
-};
+using HttpResponse = http::Response;
 
-// Parses a complete response as read until the server closed the connection.
-// Errors name what is wrong ("truncated body: 10 of 20 bytes", ...).
+// Parses a complete response as read until the server closed the connection
+// (no body limit). Errors name what is wrong ("truncated body: 10 of 20
+// bytes", ...).
 Expected<HttpResponse> parse_http_response(std::string_view bytes);
 
 // application/x-www-form-urlencoded encoding of one value (RFC 3986

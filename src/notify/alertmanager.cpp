@@ -65,7 +65,7 @@ LabelPairs with_external_labels(const LabelPairs& labels, const LabelPairs& exte
 
 class AlertmanagerNotifier::Endpoint final : public DeliveryTarget {
  public:
-  Endpoint(http::Url url, http::ClientOptions opts) : url_(std::move(url)), client_(std::move(opts)) {}
+  Endpoint(net::http::Url url, net::http::ClientOptions opts) : url_(std::move(url)), client_(std::move(opts)) {}
 
   std::string target_name() const { return "alertmanager " + url_.redacted(); }
   std::string url_text() const { return url_.redacted(); }
@@ -97,8 +97,8 @@ class AlertmanagerNotifier::Endpoint final : public DeliveryTarget {
   AlertmanagerMetrics::Endpoint metrics() const { return {url_text(), sent_.load(), errors_.load(), dropped_.load()}; }
 
  private:
-  http::Url url_;
-  http::Client client_;
+  net::http::Url url_;
+  net::http::Client client_;
   std::atomic<uint64_t> sent_{0}, errors_{0}, dropped_{0};
 };
 
@@ -108,9 +108,9 @@ Expected<std::unique_ptr<AlertmanagerNotifier>> AlertmanagerNotifier::create(Ale
   if (opts.queue_capacity == 0) opts.queue_capacity = kAlertmanagerQueueCapacity;
   std::vector<std::shared_ptr<Endpoint>> endpoints;
   for (const auto& am : opts.alertmanagers) {
-    auto base = http::parse_url(am.url);
+    auto base = net::http::parse_url(am.url);
     if (!base) return Status::error("alertmanager: " + base.error());
-    auto ep = std::make_shared<Endpoint>(http::join_path(*base, "/api/v2/alerts"), am.http);
+    auto ep = std::make_shared<Endpoint>(net::http::join_path(*base, "/api/v2/alerts"), am.http);
     for (const auto& other : endpoints)
       if (other->target_name() == ep->target_name())
         return Status::error("alertmanager: " + ep->url_text() + " is configured twice");

@@ -24,9 +24,9 @@
 
 #include "base/log.h"
 #include "base/status.h"
+#include "net/http_client.h"
 #include "notify/alert.h"
 #include "notify/delivery_queue.h"
-#include "notify/http_post.h"
 
 namespace llmon::notify {
 
@@ -46,7 +46,7 @@ LabelPairs with_external_labels(const LabelPairs& labels, const LabelPairs& exte
 
 struct AlertmanagerEndpoint {
   std::string url;  // base URL, may carry a path prefix: http://am:9093/prefix
-  http::ClientOptions http;
+  net::http::ClientOptions http;
 };
 
 struct AlertmanagerOptions {

@@ -13,7 +13,6 @@ namespace llmon::notify {
 
 namespace {
 
-constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 constexpr char kHex[] = "0123456789ABCDEF";
 constexpr size_t kFoldColumns = 78;
 // 48 base64 chars + "=?UTF-8?B??=" = 60 (RFC 2047 allows 75): with "Subject: " the
@@ -80,29 +79,6 @@ bool needs_encoding(std::string_view v) {
 }
 
 }  // namespace
-
-std::string base64_encode(std::string_view in) {
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 3 <= in.size(); i += 3) {
-    uint32_t v = (static_cast<unsigned char>(in[i]) << 16) | (static_cast<unsigned char>(in[i + 1]) << 8) |
-                 static_cast<unsigned char>(in[i + 2]);
-    out += kB64[v >> 18];
-    out += kB64[(v >> 12) & 63];
-    out += kB64[(v >> 6) & 63];
-    out += kB64[v & 63];
-  }
-  if (size_t rest = in.size() - i; rest > 0) {
-    uint32_t v = static_cast<unsigned char>(in[i]) << 16;
-    if (rest == 2) v |= static_cast<unsigned char>(in[i + 1]) << 8;
-    out += kB64[v >> 18];
-    out += kB64[(v >> 12) & 63];
-    out += rest == 2 ? kB64[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 std::string base64_body(std::string_view bytes) {
   std::string b = base64_encode(bytes);

@@ -13,10 +13,11 @@
 #include <vector>
 
 #include "base/status.h"
+#include "net/base64.h"
 
 namespace llmon::notify {
 
-std::string base64_encode(std::string_view bytes);
+using net::base64_encode;  // RFC 4648, shared with HTTP basic auth
 // Base64 in lines of at most 76 characters, each ending in CRLF.
 std::string base64_body(std::string_view bytes);
 // Quoted-printable with CRLF hard line breaks (input lines may end in LF or

@@ -15,28 +15,13 @@
 #include <cstdint>
 #include <cstring>
 
+#include "base/unique_fd.h"
+
 namespace llmon::notify {
 
 namespace {
 
 using SteadyClock = std::chrono::steady_clock;
-
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
 
 int ms_until(SteadyClock::time_point t) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(t - SteadyClock::now()).count();
@@ -111,17 +96,17 @@ ExecResult run_process(const ExecRequest& req) {
     res.error = std::string("socketpair: ") + std::strerror(errno);
     return finish();
   }
-  Fd in_parent(in_pair[0]), in_child(in_pair[1]);
+  base::UniqueFd in_parent(in_pair[0]), in_child(in_pair[1]);
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
     res.error = std::string("pipe: ") + std::strerror(errno);
     return finish();
   }
-  Fd out_parent(out_pipe[0]), out_child(out_pipe[1]);
+  base::UniqueFd out_parent(out_pipe[0]), out_child(out_pipe[1]);
   if (::pipe2(err_pipe, O_CLOEXEC) != 0) {
     res.error = std::string("pipe: ") + std::strerror(errno);
     return finish();
   }
-  Fd err_parent(err_pipe[0]), err_child(err_pipe[1]);
+  base::UniqueFd err_parent(err_pipe[0]), err_child(err_pipe[1]);
 
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
@@ -162,7 +147,8 @@ ExecResult run_process(const ExecRequest& req) {
   set_nonblocking(in_parent.get());
   set_nonblocking(out_parent.get());
   set_nonblocking(err_parent.get());
-  Fd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));  // -1 on old kernels: poll with a tick instead
+  base::UniqueFd pidfd(
+      static_cast<int>(::syscall(SYS_pidfd_open, pid, 0)));  // -1 on old kernels: poll with a tick instead
 
   size_t in_off = 0;
   if (req.stdin_data.empty()) in_parent.reset();

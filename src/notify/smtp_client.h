@@ -6,9 +6,10 @@
 // the caller (delivery_queue) decides about retries from the outcome.
 //
 // Layers, each testable alone: smtp_reply.h parses replies, smtp_dialogue.h
-// is the protocol state machine (no sockets), smtp_transport.h is TCP + TLS
-// with deadlines, and smtp_send() here drives the three. Thread-safe: no
-// shared state; each call has its own connection and TLS context.
+// is the protocol state machine (no sockets), smtp_transport.h is the
+// connection (net's TCP + TLS with deadlines), and smtp_send() here drives
+// the three. Thread-safe: no shared state; each call has its own connection
+// and TLS context.
 #pragma once
 
 #include <cstdint>
@@ -17,18 +18,15 @@
 #include <vector>
 
 #include "base/status.h"
+#include "net/tls_context.h"
 #include "notify/notification.h"
 
 namespace llmon::notify {
 
-// TLS settings, as in Alertmanager's tls_config.
-struct SmtpTlsOptions {
-  std::string ca_file;    // PEM bundle to trust instead of the system store
-  std::string cert_file;  // client certificate (PEM), with key_file
-  std::string key_file;
-  std::string server_name;            // SNI and name to verify; default: the host
-  bool insecure_skip_verify = false;  // no certificate or name check (testing only)
-};
+// TLS settings, as in Alertmanager's tls_config: ca_file, cert_file +
+// key_file, server_name (SNI and the name verified; default: the host),
+// insecure_skip_verify.
+using SmtpTlsOptions = net::TlsOptions;
 
 struct SmtpClientConfig {
   std::string host;  // name or IP literal (no brackets)

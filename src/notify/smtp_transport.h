@@ -1,12 +1,10 @@
-// A client TCP connection that can switch to TLS (OpenSSL 3), for the SMTP
-// client. Every operation takes a deadline, so a silent or trickling server
-// cannot hold a sender thread. The socket is non-blocking; TLS runs over
-// memory BIOs and the bytes are moved with send(MSG_NOSIGNAL), so a closed
-// peer never raises SIGPIPE. By default the server certificate is verified
-// against the system store (or ca_file) and the host name (or server_name)
-// is checked and sent as SNI; IP literals are checked against IP SANs and
-// not sent as SNI. Not thread-safe; one object per connection, closed by
-// the destructor.
+// The SMTP client's connection: net's TCP connect (tcp_connect.h, the
+// deadline covering the name lookup) and byte stream (stream.h: deadlines,
+// TLS at once or by STARTTLS, certificate and name checks per
+// SmtpTlsOptions), with failures worded as the SMTP errors have always
+// read ("connect: timed out after N ms", "read: ...", "TLS read: ...").
+// A fresh TLS context per handshake, so a changed CA file is read again.
+// Not thread-safe; one object per connection, closed by the destructor.
 #pragma once
 
 #include <chrono>
@@ -16,22 +14,17 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "net/deadline.h"
+#include "net/stream.h"
 #include "notify/smtp_client.h"
-
-// OpenSSL's SSL and SSL_CTX (kept out of this header).
-struct ssl_st;
-struct ssl_ctx_st;
 
 namespace llmon::notify {
 
-using SteadyTime = std::chrono::steady_clock::time_point;
-inline SteadyTime deadline_after_ms(int64_t ms) {
-  return std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-}
+using SteadyTime = net::Deadline;
+using net::deadline_after_ms;
 
 class SmtpTransport {
  public:
-  ~SmtpTransport();
   SmtpTransport(const SmtpTransport&) = delete;
   SmtpTransport& operator=(const SmtpTransport&) = delete;
 
@@ -49,23 +42,11 @@ class SmtpTransport {
   Status write_all(std::string_view data, SteadyTime deadline);
   // At least one byte, or "" at end of stream; an error on timeout.
   Expected<std::string> read_some(SteadyTime deadline);
-  bool tls() const { return ssl_ != nullptr; }
+  bool tls() const { return stream_.tls(); }
 
  private:
-  explicit SmtpTransport(int fd) : fd_(fd) {}
-  Status send_raw(std::string_view data, SteadyTime deadline);
-  Expected<std::string> recv_raw(SteadyTime deadline);
-  Status flush_tls(SteadyTime deadline);
-
-  struct SslDeleter {
-    void operator()(ssl_st* p) const;
-  };
-  struct CtxDeleter {
-    void operator()(ssl_ctx_st* p) const;
-  };
-  int fd_ = -1;
-  std::unique_ptr<ssl_ctx_st, CtxDeleter> ctx_;
-  std::unique_ptr<ssl_st, SslDeleter> ssl_;  // after ctx_: destroyed first
+  explicit SmtpTransport(net::Stream stream) : stream_(std::move(stream)) {}
+  net::Stream stream_;
 };
 
 }  // namespace llmon::notify

@@ -114,7 +114,7 @@ DeliveryOutcome outcome_for_http_status(int status) {
 }
 
 Expected<std::unique_ptr<WebhookSender>> WebhookSender::create(WebhookConfig config) {
-  auto url = http::parse_url(config.url);
+  auto url = net::http::parse_url(config.url);
   if (!url) return Status::error("webhook: " + url.error());
   std::unique_ptr<WebhookSender> s(new WebhookSender(std::move(config), *url));
   if (s->url_.is_tls())
@@ -123,7 +123,7 @@ Expected<std::unique_ptr<WebhookSender>> WebhookSender::create(WebhookConfig con
   return s;
 }
 
-WebhookSender::WebhookSender(WebhookConfig config, http::Url url)
+WebhookSender::WebhookSender(WebhookConfig config, net::http::Url url)
     : config_(std::move(config)), url_(std::move(url)), client_(config_.http) {}
 
 DeliveryResult WebhookSender::send(const Notification& n) {

@@ -14,7 +14,7 @@
 #include <string_view>
 
 #include "base/status.h"
-#include "notify/http_post.h"
+#include "net/http_client.h"
 #include "notify/notification.h"
 
 namespace llmon::notify {
@@ -49,7 +49,7 @@ DeliveryOutcome outcome_for_http_status(int status);
 
 struct WebhookConfig {
   std::string url;
-  http::ClientOptions http;  // timeouts, TLS, basic auth / bearer token
+  net::http::ClientOptions http;  // timeouts, TLS, basic auth / bearer token
   uint64_t max_alerts = 0;
   bool send_resolved = true;  // false: resolved alerts are left out; nothing is sent if none is firing
 };
@@ -60,13 +60,13 @@ class WebhookSender final : public Sender {
   static Expected<std::unique_ptr<WebhookSender>> create(WebhookConfig config);
   std::string_view kind() const override { return "webhook"; }
   DeliveryResult send(const Notification& n) override;
-  const http::Url& url() const { return url_; }
+  const net::http::Url& url() const { return url_; }
 
  private:
-  WebhookSender(WebhookConfig config, http::Url url);
+  WebhookSender(WebhookConfig config, net::http::Url url);
   WebhookConfig config_;
-  http::Url url_;
-  http::Client client_;
+  net::http::Url url_;
+  net::http::Client client_;
 };
 
 }  // namespace llmon::notify

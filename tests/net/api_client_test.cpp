@@ -93,14 +93,14 @@ TEST(ApiClientTest, ParsesResponses) {
 
 TEST(ApiClientTest, GetsFromARealServerAndReportsARefusedConnection) {
   base::Logger log(base::LogLevel::kError);
-  http::MetricsPage page([] { return model::SnapshotPtr(); });
-  http::ServerOptions opts;
+  llmon::http::MetricsPage page([] { return model::SnapshotPtr(); });
+  llmon::http::ServerOptions opts;
   opts.listen_address = "127.0.0.1:0";
-  http::Server server(opts, page, log);
+  llmon::http::Server server(opts, page, log);
   std::string seen;
   ASSERT_TRUE(server
                   .add_route("/p/echo", {"GET"},
-                             [&seen](const http::Request& req, http::Response& res) {
+                             [&seen](const llmon::http::Request& req, llmon::http::Response& res) {
                                seen = req.target;
                                res.body = std::string(100000, 'x');
                              })

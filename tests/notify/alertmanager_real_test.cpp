@@ -111,13 +111,13 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
              log_path);
   ASSERT_GT(am.pid(), 0);
   const std::string base = "http://127.0.0.1:" + std::to_string(port);
-  http::ClientOptions copts;
+  net::http::ClientOptions copts;
   copts.timeout_ms = 2000;
   copts.connect_timeout_ms = 1000;
-  http::Client client(copts);
+  net::http::Client client(copts);
   const bool ready = eventually(
       [&] {
-        auto r = client.get(*http::parse_url(base + "/-/ready"));
+        auto r = client.get(*net::http::parse_url(base + "/-/ready"));
         return r && r->status == 200;
       },
       30000);
@@ -153,7 +153,7 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
   nlohmann::json listed;
   const bool shown = eventually(
       [&] {
-        auto r = client.get(*http::parse_url(base + "/api/v2/alerts?filter=alertname%3D%22LlmonRealTest%22"));
+        auto r = client.get(*net::http::parse_url(base + "/api/v2/alerts?filter=alertname%3D%22LlmonRealTest%22"));
         if (!r || r->status != 200) return false;
         listed = nlohmann::json::parse(r->body, nullptr, false);
         return listed.is_array() && listed.size() == 2;
@@ -221,7 +221,8 @@ TEST(AlertmanagerReal, NotifierAndWebhookPayloadMatchAlertmanager) {
 
   // Resolved alerts leave the active list.
   EXPECT_TRUE(eventually([&] {
-    auto r = client.get(*http::parse_url(base + "/api/v2/alerts?active=true&filter=alertname%3D%22LlmonRealTest%22"));
+    auto r =
+        client.get(*net::http::parse_url(base + "/api/v2/alerts?active=true&filter=alertname%3D%22LlmonRealTest%22"));
     return r && r->status == 200 && nlohmann::json::parse(r->body, nullptr, false).empty();
   }));
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "net/base64.h"
 #include "notify/delivery_receiver.h"
 #include "notify/webhook.h"
 
@@ -146,7 +147,7 @@ TEST(WebhookSender, BasicAuthFromConfig) {
   auto s = WebhookSender::create(cfg);
   ASSERT_TRUE(s) << s.error();
   ASSERT_EQ((*s)->send(sample()).outcome, DeliveryOutcome::kDelivered);
-  EXPECT_EQ(r.requests()[0].header("authorization"), "Basic " + http::base64_encode("alert:manager"));
+  EXPECT_EQ(r.requests()[0].header("authorization"), "Basic " + net::base64_encode("alert:manager"));
 }
 
 }  // namespace

@@ -4,7 +4,8 @@
 The "Modules" table in docs/architecture.md names each module (a folder under
 src/, one static library) and the modules it may use directly ("Depends on").
 This check fails when
-  * the table's dependency graph has a cycle;
+  * the table's dependency graph has a cycle, or a module depends on one
+    listed below it (the table is ordered from leaves to app);
   * a file under src/<a>/ includes a header "<b>/..." of another module b that
     is not reachable from a through the table (a layering violation: b is
     above a, or unrelated);
@@ -25,6 +26,7 @@ def parse_table(path):
     if not m:
         sys.exit(f"{path}: no '## Modules' section")
     deps = {}
+    order = []
     header = None
     for line in m.group(1).splitlines():
         if not line.startswith("|"):
@@ -43,7 +45,8 @@ def parse_table(path):
         dep_text = re.sub(r"\(.*?\)", "", dep_text)  # parenthesised notes
         names = re.findall(r"`?([a-z][a-z0-9_]*)`?", dep_text)
         deps[name] = set(n for n in names if n not in ("none",))
-    return deps
+        order.append(name)
+    return deps, order
 
 
 def parse_cmake(path):
@@ -89,7 +92,7 @@ def closure(deps, a):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
-    table = parse_table(os.path.join(root, "docs", "architecture.md"))
+    table, order = parse_table(os.path.join(root, "docs", "architecture.md"))
     cmake = parse_cmake(os.path.join(root, "CMakeLists.txt"))
     problems = []
 
@@ -105,6 +108,9 @@ def main():
     for name, ds in sorted(table.items()):
         for d in sorted(ds - set(table)):
             problems.append(f"docs/architecture.md: {name} depends on unknown module {d}")
+    for i, name in enumerate(order):
+        for d in sorted(table[name] & set(order[i:])):
+            problems.append(f"docs/architecture.md: {name} depends on {d}, which is not above it in the table")
     cycle = find_cycle(table)
     if cycle:
         problems.append("docs/architecture.md: dependency cycle " + " -> ".join(cycle))

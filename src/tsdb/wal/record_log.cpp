@@ -15,6 +15,7 @@
 #include <map>
 #include <utility>
 
+#include "base/unique_fd.h"
 #include "tsdb/file_util.h"
 
 namespace llmon::tsdb::wal {
@@ -220,28 +221,6 @@ class SegmentScanner {
   std::string tail_detail_;
 };
 
-class Fd {
- public:
-  explicit Fd(int fd = -1) : fd_(fd) {}
-  ~Fd() { reset(); }
-  Fd(Fd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-  Fd& operator=(Fd&& o) noexcept {
-    if (this != &o) {
-      reset();
-      fd_ = std::exchange(o.fd_, -1);
-    }
-    return *this;
-  }
-  int get() const { return fd_; }
-  void reset() {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = -1;
-  }
-
- private:
-  int fd_;
-};
-
 Expected<uint64_t> file_size(int fd, const std::string& file) {
   struct stat st {};
   if (::fstat(fd, &st) != 0) return io_error("stat", file, errno);
@@ -312,7 +291,7 @@ Expected<ReadStats> read_log(const std::string& dir, uint32_t from,
     first = false;
     prev = seg;
     file = segment_path(dir, seg);
-    Fd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    base::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) return io_error("open", file, errno);
     auto size = file_size(fd.get(), file);
     if (!size) return size.status();
@@ -328,14 +307,14 @@ struct LogWriter::Impl {
   std::string dir;
   LogOptions options;
   uint32_t segment = 0;
-  Fd fd;
+  base::UniqueFd fd;
   std::string file;
-  uint64_t size = 0;              // end of the last whole record in the current segment
-  bool fresh_page = false;        // the next fragment must start at a page boundary
-  bool data_dirty = false;        // current segment written since the last sync
-  bool dir_dirty = false;         // a segment created/removed since the last sync
-  bool truncate_pending = false;  // a failed write's ftruncate failed: retry first
-  std::vector<Fd> unsynced;       // earlier segments written since the last sync
+  uint64_t size = 0;                     // end of the last whole record in the current segment
+  bool fresh_page = false;               // the next fragment must start at a page boundary
+  bool data_dirty = false;               // current segment written since the last sync
+  bool dir_dirty = false;                // a segment created/removed since the last sync
+  bool truncate_pending = false;         // a failed write's ftruncate failed: retry first
+  std::vector<base::UniqueFd> unsynced;  // earlier segments written since the last sync
   std::map<uint32_t, uint64_t> sizes;
   uint64_t written = 0;
   std::string buf;
@@ -344,7 +323,7 @@ struct LogWriter::Impl {
     if (seg > kMaxSegment)
       return Status::error("wal " + dir + ": segment number " + std::to_string(seg) + " too large");
     std::string path = segment_path(dir, seg);
-    Fd f(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
+    base::UniqueFd f(::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644));
     if (f.get() < 0) return io_error("create", path, errno);
     if (fd.get() >= 0 && data_dirty) unsynced.push_back(std::move(fd));
     fd = std::move(f);
@@ -420,7 +399,7 @@ Expected<std::unique_ptr<LogWriter>> LogWriter::open(const std::string& dir, Log
 
   m.segment = segments->back();
   m.file = segment_path(dir, m.segment);
-  m.fd = Fd(::open(m.file.c_str(), O_RDWR | O_CLOEXEC));
+  m.fd = base::UniqueFd(::open(m.file.c_str(), O_RDWR | O_CLOEXEC));
   if (m.fd.get() < 0) return io_error("open", m.file, errno);
   auto size = file_size(m.fd.get(), m.file);
   if (!size) return size.status();

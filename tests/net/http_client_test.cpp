@@ -1,6 +1,8 @@
-// The notify HTTP client: URL parsing, request bytes and response parsing on
+// The net HTTP client: URL parsing, request bytes and response parsing on
 // literal input, then real exchanges with in-test receivers (plain and TLS
 // with a certificate made here), including timeouts and dropped connections.
+#include "net/http_client.h"
+
 #include <gtest/gtest.h>
 #include <openssl/pem.h>
 #include <openssl/ssl.h>
@@ -9,10 +11,10 @@
 #include <chrono>
 #include <cstdio>
 
-#include "notify/delivery_receiver.h"
-#include "notify/http_post.h"
+#include "net/base64.h"
+#include "notify/delivery_receiver.h"  // the notify tests' receiver, written apart from net
 
-namespace llmon::notify::http {
+namespace llmon::net::http {
 namespace {
 
 using notify::testing::Receiver;
@@ -263,7 +265,7 @@ ClientOptions fast_options() {
 }
 
 TEST(HttpClient, PostsAndReadsResponses) {
-  Receiver r([](const testing::ReceivedRequest& req, int) {
+  Receiver r([](const notify::testing::ReceivedRequest& req, int) {
     if (req.target == "/chunked") return Reply{Reply::Action::kRespond, 200, "chunked body here", true};
     if (req.target == "/error") return Reply{Reply::Action::kRespond, 503, "overloaded"};
     return Reply{Reply::Action::kRespond, 200, "got " + std::to_string(req.body.size())};
@@ -296,7 +298,7 @@ TEST(HttpClient, PostsAndReadsResponses) {
 }
 
 TEST(HttpClient, TimesOutOnAHungServer) {
-  Receiver r([](const testing::ReceivedRequest&, int) { return Reply{Reply::Action::kHang}; });
+  Receiver r([](const notify::testing::ReceivedRequest&, int) { return Reply{Reply::Action::kHang}; });
   ClientOptions o = fast_options();
   o.timeout_ms = 300;
   Client c(o);
@@ -311,7 +313,7 @@ TEST(HttpClient, TimesOutOnAHungServer) {
 }
 
 TEST(HttpClient, ConnectionClosedWithoutAnswer) {
-  Receiver r([](const testing::ReceivedRequest&, int) { return Reply{Reply::Action::kClose}; });
+  Receiver r([](const notify::testing::ReceivedRequest&, int) { return Reply{Reply::Action::kClose}; });
   Client c(fast_options());
   auto resp = c.post(*parse_url(r.url("/")), "application/json", "{}");
   ASSERT_FALSE(resp);
@@ -387,7 +389,7 @@ TEST(HttpClientTls, VerifiesAgainstTheGivenCa) {
   ScopedTempDir dir;
   TestCert cert(dir.path(), "DNS:localhost,IP:127.0.0.1");
   Receiver r(
-      [](const testing::ReceivedRequest&, int) {
+      [](const notify::testing::ReceivedRequest&, int) {
         return Reply{Reply::Action::kRespond, 200, "secure"};
       },
       cert.server);
@@ -451,4 +453,4 @@ TEST(HttpClientTls, MissingCaFileIsAnError) {
 }
 
 }  // namespace
-}  // namespace llmon::notify::http
+}  // namespace llmon::net::http
