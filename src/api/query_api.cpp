@@ -72,6 +72,21 @@ QueryApi::Result QueryApi::failed(promql::QueryError error) {
   return r;
 }
 
+QueryApi::Result QueryApi::from_engine(promql::QueryResult res, int64_t limit) {
+  Result r;
+  r.warnings = std::move(res.warnings);
+  r.infos = std::move(res.infos);
+  if (!res.ok()) {
+    r.error = std::move(res.error);  // with the warnings so far, as Prometheus
+    return r;
+  }
+  truncate(res.value, limit, r.warnings);
+  r.data = api::kSuccessPrefix;
+  api::append_query_data(r.data, res.value);
+  r.enveloped = true;
+  return r;
+}
+
 QueryApi::QueryApi(storage::Storage* storage, promql::Engine* engine, SnapshotSource snapshots,
                    const base::Clock& clock, QueryApiOptions options)
     : storage_(storage), engine_(engine), snapshots_(std::move(snapshots)), clock_(clock), opts_(std::move(options)) {}
@@ -85,7 +100,6 @@ std::optional<QueryApi::Result> QueryApi::unavailable() const {
 
 QueryApi::Result QueryApi::query(const api::Form& form) const {
   if (auto u = unavailable()) return *u;
-  Result r;
   auto limit = api::parse_limit(form.get("limit"));
   if (!limit) return failed(invalid_param("limit", limit.error()));
   auto t = api::parse_time_param(form, "time", clock_.now_ms());
@@ -96,23 +110,11 @@ QueryApi::Result QueryApi::query(const api::Form& form) const {
   auto parsed = promql::parse(text);
   if (!parsed.ok()) return failed(invalid_param("query", parsed.error.to_string(text)));
 
-  promql::QueryResult res = engine_->instant(*parsed.expr, *t, params);
-  r.warnings = std::move(res.warnings);
-  r.infos = std::move(res.infos);
-  if (!res.ok()) {
-    r.error = std::move(res.error);  // with the warnings so far, as Prometheus
-    return r;
-  }
-  truncate(res.value, *limit, r.warnings);
-  r.data = api::kSuccessPrefix;
-  api::append_query_data(r.data, res.value);
-  r.enveloped = true;
-  return r;
+  return from_engine(engine_->instant(*parsed.expr, *t, params), *limit);
 }
 
 QueryApi::Result QueryApi::query_range(const api::Form& form) const {
   if (auto u = unavailable()) return *u;
-  Result r;
   auto limit = api::parse_limit(form.get("limit"));
   if (!limit) return failed(invalid_param("limit", limit.error()));
   auto start = api::parse_time_ms(form.get("start"));
@@ -141,18 +143,7 @@ QueryApi::Result QueryApi::query_range(const api::Form& form) const {
   // Prometheus reports a range query's parse error without naming the parameter.
   if (!parsed.ok()) return failed(bad_data(parsed.error.to_string(text)));
 
-  promql::QueryResult res = engine_->range(*parsed.expr, *start, *end, step_ms, params);
-  r.warnings = std::move(res.warnings);
-  r.infos = std::move(res.infos);
-  if (!res.ok()) {
-    r.error = std::move(res.error);  // with the warnings so far, as Prometheus
-    return r;
-  }
-  truncate(res.value, *limit, r.warnings);
-  r.data = api::kSuccessPrefix;
-  api::append_query_data(r.data, res.value);
-  r.enveloped = true;
-  return r;
+  return from_engine(engine_->range(*parsed.expr, *start, *end, step_ms, params), *limit);
 }
 
 QueryApi::Result QueryApi::buildinfo() const {

@@ -73,6 +73,8 @@ class QueryApi {
     std::vector<std::string> infos;
   };
   static Result failed(promql::QueryError error);
+  // A query's answer (data built in place) or error, cut to `limit` series.
+  static Result from_engine(promql::QueryResult res, int64_t limit);
   Result query(const api::Form& form) const;
   Result query_range(const api::Form& form) const;
   Result series(const api::Form& form) const;

@@ -69,6 +69,17 @@ void truncate(std::vector<std::string>& items, int64_t limit, std::vector<std::s
   }
 }
 
+// start and end (default: all time), checked in Prometheus's order.
+std::optional<promql::QueryError> parse_start_end(const api::Form& form, int64_t& start, int64_t& end) {
+  auto s = api::parse_time_param(form, "start", api::kMinTimeMs);
+  if (!s) return promql::QueryError{promql::ErrorType::kBadData, "invalid parameter \"start\": " + s.error()};
+  auto e = api::parse_time_param(form, "end", api::kMaxTimeMs);
+  if (!e) return promql::QueryError{promql::ErrorType::kBadData, "invalid parameter \"end\": " + e.error()};
+  start = *s;
+  end = *e;
+  return std::nullopt;
+}
+
 promql::QueryError exec_error(const std::string& message) {
   return {promql::ErrorType::kExecution, message};
 }
@@ -86,17 +97,15 @@ QueryApi::Result QueryApi::series(const api::Form& form) const {
   if (!limit) return failed({promql::ErrorType::kBadData, "invalid parameter \"limit\": " + limit.error()});
   std::vector<std::string> match = form.all("match[]");
   if (match.empty()) return failed({promql::ErrorType::kBadData, "no match[] parameter provided"});
-  auto start = api::parse_time_param(form, "start", api::kMinTimeMs);
-  if (!start) return failed({promql::ErrorType::kBadData, "invalid parameter \"start\": " + start.error()});
-  auto end = api::parse_time_param(form, "end", api::kMaxTimeMs);
-  if (!end) return failed({promql::ErrorType::kBadData, "invalid parameter \"end\": " + end.error()});
+  int64_t start = 0, end = 0;
+  if (auto e = parse_start_end(form, start, end)) return failed(*e);
   auto sets = parse_matcher_sets(match);
   if (!sets) return failed({promql::ErrorType::kBadData, "invalid parameter \"match[]\": " + sets.error()});
 
   Result r;
   std::vector<storage::Labels> found;
-  if (*start <= *end) {
-    int64_t mint = clamp_time(*start), maxt = clamp_time(*end);
+  if (start <= end) {
+    int64_t mint = clamp_time(start), maxt = clamp_time(end);
     auto q = storage_->querier(mint, maxt);
     if (!q) return failed(exec_error(q.error()));
     auto s = select_series(**q, mint, maxt, *sets);
@@ -115,18 +124,16 @@ QueryApi::Result QueryApi::labels(const api::Form& form) const {
   if (auto u = unavailable()) return *u;
   auto limit = api::parse_limit(form.get("limit"));
   if (!limit) return failed({promql::ErrorType::kBadData, "invalid parameter \"limit\": " + limit.error()});
-  auto start = api::parse_time_param(form, "start", api::kMinTimeMs);
-  if (!start) return failed({promql::ErrorType::kBadData, "invalid parameter \"start\": " + start.error()});
-  auto end = api::parse_time_param(form, "end", api::kMaxTimeMs);
-  if (!end) return failed({promql::ErrorType::kBadData, "invalid parameter \"end\": " + end.error()});
+  int64_t start = 0, end = 0;
+  if (auto e = parse_start_end(form, start, end)) return failed(*e);
   // Prometheus 2.42 reports these matcher errors without naming the parameter.
   auto sets = parse_matcher_sets(form.all("match[]"));
   if (!sets) return failed({promql::ErrorType::kBadData, sets.error()});
 
   Result r;
   std::vector<std::string> names;
-  if (*start <= *end) {
-    int64_t mint = clamp_time(*start), maxt = clamp_time(*end);
+  if (start <= end) {
+    int64_t mint = clamp_time(start), maxt = clamp_time(end);
     auto q = storage_->querier(mint, maxt);
     if (!q) return failed(exec_error(q.error()));
     if (sets->empty()) {
@@ -153,17 +160,15 @@ QueryApi::Result QueryApi::label_values(std::string_view name_segment, const api
   if (!name) return failed({promql::ErrorType::kBadData, name.error()});
   auto limit = api::parse_limit(form.get("limit"));
   if (!limit) return failed({promql::ErrorType::kBadData, "invalid parameter \"limit\": " + limit.error()});
-  auto start = api::parse_time_param(form, "start", api::kMinTimeMs);
-  if (!start) return failed({promql::ErrorType::kBadData, "invalid parameter \"start\": " + start.error()});
-  auto end = api::parse_time_param(form, "end", api::kMaxTimeMs);
-  if (!end) return failed({promql::ErrorType::kBadData, "invalid parameter \"end\": " + end.error()});
+  int64_t start = 0, end = 0;
+  if (auto e = parse_start_end(form, start, end)) return failed(*e);
   auto sets = parse_matcher_sets(form.all("match[]"));
   if (!sets) return failed({promql::ErrorType::kBadData, sets.error()});
 
   Result r;
   std::vector<std::string> values;
-  if (*start <= *end) {
-    int64_t mint = clamp_time(*start), maxt = clamp_time(*end);
+  if (start <= end) {
+    int64_t mint = clamp_time(start), maxt = clamp_time(end);
     auto q = storage_->querier(mint, maxt);
     if (!q) return failed(exec_error(q.error()));
     if (sets->empty()) {
