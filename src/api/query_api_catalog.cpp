@@ -62,6 +62,25 @@ Expected<std::vector<storage::Labels>> select_series(storage::Querier& q, int64_
   return out;
 }
 
+// Label names or values over [start, end], sorted and unique: from the
+// querier's index (`all`) without match[], else `of` each matching series.
+template <typename All, typename Of>
+Expected<std::vector<std::string>> label_strings(storage::Storage& storage, int64_t start, int64_t end,
+                                                 const MatcherSets& sets, All all, Of of) {
+  std::vector<std::string> out;
+  if (start > end) return out;
+  const int64_t mint = clamp_time(start), maxt = clamp_time(end);
+  auto q = storage.querier(mint, maxt);
+  if (!q) return Status::error(q.error());
+  if (sets.empty()) return all(**q);
+  auto series = select_series(**q, mint, maxt, sets);
+  if (!series) return Status::error(series.error());
+  for (const auto& ls : *series) of(ls, out);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void truncate(std::vector<std::string>& items, int64_t limit, std::vector<std::string>& warnings) {
   if (limit > 0 && items.size() > static_cast<size_t>(limit)) {
     items.resize(static_cast<size_t>(limit));
@@ -131,26 +150,14 @@ QueryApi::Result QueryApi::labels(const api::Form& form) const {
   if (!sets) return failed({promql::ErrorType::kBadData, sets.error()});
 
   Result r;
-  std::vector<std::string> names;
-  if (start <= end) {
-    int64_t mint = clamp_time(start), maxt = clamp_time(end);
-    auto q = storage_->querier(mint, maxt);
-    if (!q) return failed(exec_error(q.error()));
-    if (sets->empty()) {
-      auto n = (*q)->label_names();
-      if (!n) return failed(exec_error(n.error()));
-      names = std::move(*n);
-    } else {
-      auto s = select_series(**q, mint, maxt, *sets);
-      if (!s) return failed(exec_error(s.error()));
-      for (const auto& ls : *s)
-        for (const auto& l : ls.pairs()) names.push_back(l.name);
-      std::sort(names.begin(), names.end());
-      names.erase(std::unique(names.begin(), names.end()), names.end());
-    }
-  }
-  truncate(names, *limit, r.warnings);
-  r.data = api::encode_string_array(names);
+  auto names = label_strings(
+      *storage_, start, end, *sets, [](storage::Querier& q) { return q.label_names(); },
+      [](const storage::Labels& ls, std::vector<std::string>& out) {
+        for (const auto& l : ls.pairs()) out.push_back(l.name);
+      });
+  if (!names) return failed(exec_error(names.error()));
+  truncate(*names, *limit, r.warnings);
+  r.data = api::encode_string_array(*names);
   return r;
 }
 
@@ -166,26 +173,14 @@ QueryApi::Result QueryApi::label_values(std::string_view name_segment, const api
   if (!sets) return failed({promql::ErrorType::kBadData, sets.error()});
 
   Result r;
-  std::vector<std::string> values;
-  if (start <= end) {
-    int64_t mint = clamp_time(start), maxt = clamp_time(end);
-    auto q = storage_->querier(mint, maxt);
-    if (!q) return failed(exec_error(q.error()));
-    if (sets->empty()) {
-      auto v = (*q)->label_values(*name);
-      if (!v) return failed(exec_error(v.error()));
-      values = std::move(*v);
-    } else {
-      auto s = select_series(**q, mint, maxt, *sets);
-      if (!s) return failed(exec_error(s.error()));
-      for (const auto& ls : *s)
-        if (std::string_view v = ls.get(*name); !v.empty()) values.emplace_back(v);
-      std::sort(values.begin(), values.end());
-      values.erase(std::unique(values.begin(), values.end()), values.end());
-    }
-  }
-  truncate(values, *limit, r.warnings);
-  r.data = api::encode_string_array(values);
+  auto values = label_strings(
+      *storage_, start, end, *sets, [&](storage::Querier& q) { return q.label_values(*name); },
+      [&](const storage::Labels& ls, std::vector<std::string>& out) {
+        if (std::string_view v = ls.get(*name); !v.empty()) out.emplace_back(v);
+      });
+  if (!values) return failed(exec_error(values.error()));
+  truncate(*values, *limit, r.warnings);
+  r.data = api::encode_string_array(*values);
   return r;
 }
 

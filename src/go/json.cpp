@@ -1,4 +1,4 @@
-// Go encoding/json compatible output; see go_json.h.
+// Go encoding/json compatible output; see json.h.
 #include "go/json.h"
 
 #include <algorithm>

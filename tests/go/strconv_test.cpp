@@ -1,5 +1,5 @@
 // Go strconv/fmt behaviours the PromQL text forms depend on
-// (promql/go_strconv.h); expected strings are what Go produces.
+// (go/strconv.h); expected strings are what Go produces.
 #include "go/strconv.h"
 
 #include <gtest/gtest.h>
