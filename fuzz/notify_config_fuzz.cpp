@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "notify/notify_config.h"
+#include "notify/config/notify_config.h"
 
 using namespace llmon;
 

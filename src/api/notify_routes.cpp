@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "go/json.h"
-#include "notify/silence_json.h"
+#include "notify/silences/silence_json.h"
 
 namespace llmon::api {
 

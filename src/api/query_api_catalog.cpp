@@ -99,6 +99,23 @@ std::optional<promql::QueryError> parse_start_end(const api::Form& form, int64_t
   return std::nullopt;
 }
 
+// The parameters /api/v1/labels and /api/v1/label/<name>/values share, checked
+// in Prometheus's order; 2.42 reports match[] errors without naming it.
+struct LabelParams {
+  int64_t limit = 0, start = 0, end = 0;
+  MatcherSets sets;
+};
+std::optional<promql::QueryError> parse_label_params(const api::Form& form, LabelParams& p) {
+  auto limit = api::parse_limit(form.get("limit"));
+  if (!limit) return promql::QueryError{promql::ErrorType::kBadData, "invalid parameter \"limit\": " + limit.error()};
+  p.limit = *limit;
+  if (auto e = parse_start_end(form, p.start, p.end)) return e;
+  auto sets = parse_matcher_sets(form.all("match[]"));
+  if (!sets) return promql::QueryError{promql::ErrorType::kBadData, sets.error()};
+  p.sets = std::move(*sets);
+  return std::nullopt;
+}
+
 promql::QueryError exec_error(const std::string& message) {
   return {promql::ErrorType::kExecution, message};
 }
@@ -141,22 +158,17 @@ QueryApi::Result QueryApi::series(const api::Form& form) const {
 
 QueryApi::Result QueryApi::labels(const api::Form& form) const {
   if (auto u = unavailable()) return *u;
-  auto limit = api::parse_limit(form.get("limit"));
-  if (!limit) return failed({promql::ErrorType::kBadData, "invalid parameter \"limit\": " + limit.error()});
-  int64_t start = 0, end = 0;
-  if (auto e = parse_start_end(form, start, end)) return failed(*e);
-  // Prometheus 2.42 reports these matcher errors without naming the parameter.
-  auto sets = parse_matcher_sets(form.all("match[]"));
-  if (!sets) return failed({promql::ErrorType::kBadData, sets.error()});
+  LabelParams p;
+  if (auto e = parse_label_params(form, p)) return failed(*e);
 
   Result r;
   auto names = label_strings(
-      *storage_, start, end, *sets, [](storage::Querier& q) { return q.label_names(); },
+      *storage_, p.start, p.end, p.sets, [](storage::Querier& q) { return q.label_names(); },
       [](const storage::Labels& ls, std::vector<std::string>& out) {
         for (const auto& l : ls.pairs()) out.push_back(l.name);
       });
   if (!names) return failed(exec_error(names.error()));
-  truncate(*names, *limit, r.warnings);
+  truncate(*names, p.limit, r.warnings);
   r.data = api::encode_string_array(*names);
   return r;
 }
@@ -165,21 +177,17 @@ QueryApi::Result QueryApi::label_values(std::string_view name_segment, const api
   if (auto u = unavailable()) return *u;
   auto name = api::parse_label_name_segment(name_segment);
   if (!name) return failed({promql::ErrorType::kBadData, name.error()});
-  auto limit = api::parse_limit(form.get("limit"));
-  if (!limit) return failed({promql::ErrorType::kBadData, "invalid parameter \"limit\": " + limit.error()});
-  int64_t start = 0, end = 0;
-  if (auto e = parse_start_end(form, start, end)) return failed(*e);
-  auto sets = parse_matcher_sets(form.all("match[]"));
-  if (!sets) return failed({promql::ErrorType::kBadData, sets.error()});
+  LabelParams p;
+  if (auto e = parse_label_params(form, p)) return failed(*e);
 
   Result r;
   auto values = label_strings(
-      *storage_, start, end, *sets, [&](storage::Querier& q) { return q.label_values(*name); },
+      *storage_, p.start, p.end, p.sets, [&](storage::Querier& q) { return q.label_values(*name); },
       [&](const storage::Labels& ls, std::vector<std::string>& out) {
         if (std::string_view v = ls.get(*name); !v.empty()) out.emplace_back(v);
       });
   if (!values) return failed(exec_error(values.error()));
-  truncate(*values, *limit, r.warnings);
+  truncate(*values, p.limit, r.warnings);
   r.data = api::encode_string_array(*values);
   return r;
 }

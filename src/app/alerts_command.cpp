@@ -11,16 +11,15 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "app/commands.h"
 #include "base/clock.h"
 #include "net/http_client.h"
-#include "notify/silence_args.h"
-#include "notify/silence_json.h"
+#include "notify/silences/silence_args.h"
+#include "notify/silences/silence_json.h"
 
 namespace llmon::app {
 

@@ -273,20 +273,6 @@ std::string TextParseError::to_string() const {
   return "line " + std::to_string(line) + ", column " + std::to_string(column) + ": " + message;
 }
 
-bool is_valid_metric_name(std::string_view s) {
-  if (s.empty() || !is_metric_start(s[0])) return false;
-  for (char c : s)
-    if (!is_metric_char(c)) return false;
-  return true;
-}
-
-bool is_valid_label_name(std::string_view s) {
-  if (s.empty() || !is_alpha_(s[0])) return false;
-  for (char c : s)
-    if (!is_label_char(c)) return false;
-  return true;
-}
-
 std::optional<double> parse_sample_value(std::string_view s) {
   if (s.empty()) return std::nullopt;
   bool neg = false;

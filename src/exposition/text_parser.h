@@ -27,6 +27,8 @@
 #include <string_view>
 #include <vector>
 
+#include "model/metric.h"
+
 namespace llmon::exposition {
 
 struct TextLabel {
@@ -86,8 +88,8 @@ class TextParser {
 };
 
 // Prometheus name rules (legacy, pre-UTF-8): metric names may contain ':'.
-bool is_valid_metric_name(std::string_view s);
-bool is_valid_label_name(std::string_view s);
+using model::is_valid_label_name;
+using model::is_valid_metric_name;
 
 // A sample value as Prometheus's text parser reads it (see the header comment);
 // nullopt when it is not one. "NaN" gives the ordinary quiet NaN, never

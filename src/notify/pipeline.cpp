@@ -5,11 +5,11 @@
 #include <random>
 #include <sstream>
 
-#include "notify/email.h"
-#include "notify/email_mime.h"
-#include "notify/exec_action.h"
-#include "notify/notification_codec.h"
-#include "notify/webhook.h"
+#include "notify/delivery/notification_codec.h"
+#include "notify/email/email.h"
+#include "notify/email/email_mime.h"
+#include "notify/senders/exec_action.h"
+#include "notify/senders/webhook.h"
 
 namespace llmon::notify {
 

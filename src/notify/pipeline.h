@@ -26,11 +26,11 @@
 #include "base/log.h"
 #include "base/status.h"
 #include "notify/alert.h"
-#include "notify/alertmanager.h"
-#include "notify/delivery_queue.h"
-#include "notify/dispatcher.h"
-#include "notify/notify_config.h"
-#include "notify/silences.h"
+#include "notify/config/notify_config.h"
+#include "notify/delivery/delivery_queue.h"
+#include "notify/routing/dispatcher.h"
+#include "notify/senders/alertmanager.h"
+#include "notify/silences/silences.h"
 
 namespace llmon::notify {
 

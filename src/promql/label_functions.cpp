@@ -116,16 +116,6 @@ bool is_literal_regex(std::string_view re) {
 
 }  // namespace
 
-bool is_valid_label_name(std::string_view name) {
-  if (name.empty()) return false;
-  for (size_t i = 0; i < name.size(); i++) {
-    const char c = name[i];
-    const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || (i > 0 && c >= '0' && c <= '9');
-    if (!ok) return false;
-  }
-  return true;
-}
-
 Expected<LabelReplacer> LabelReplacer::make(std::string_view dst, std::string_view replacement, std::string_view src,
                                             std::string_view regex) {
   auto re = compile_anchored(regex);

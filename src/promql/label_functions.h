@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "model/metric.h"
 #include "storage/storage.h"
 
 namespace re2 {
@@ -30,7 +31,7 @@ class RE2;
 namespace llmon::promql {
 
 // [a-zA-Z_][a-zA-Z0-9_]* (Prometheus 2.42's model.LabelNameRE).
-bool is_valid_label_name(std::string_view name);
+using model::is_valid_label_name;
 
 // label_replace(v, dst, replacement, src, regex), compiled once for all
 // series. Errors, checked in Prometheus's order:

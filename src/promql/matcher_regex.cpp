@@ -62,14 +62,4 @@ bool matches_empty(const storage::Matcher& m) {
   return false;
 }
 
-bool is_legacy_label_name(std::string_view s) {
-  if (s.empty()) return false;
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (i > 0 && c >= '0' && c <= '9');
-    if (!ok) return false;
-  }
-  return true;
-}
-
 }  // namespace llmon::promql::internal

@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "model/metric.h"
 #include "promql/ast.h"
 #include "promql/lexer.h"
 
@@ -31,7 +32,9 @@ std::string regex_error(std::string_view value);
 bool matches_empty(const storage::Matcher& m);
 
 // [a-zA-Z_][a-zA-Z0-9_]*
-bool is_legacy_label_name(std::string_view s);
+inline bool is_legacy_label_name(std::string_view s) {
+  return model::is_valid_label_name(s);
+}
 
 // Grammar tables (parser_tokens.cpp). Binary operator precedence, higher
 // binds tighter (or 1, and/unless 2, comparisons 3, + - 4, * / % atan2 5,

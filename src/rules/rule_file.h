@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "base/status.h"
+#include "model/metric.h"
 #include "rules/rule_types.h"
 
 namespace llmon::rules {
@@ -74,7 +75,7 @@ RuleFilesResult load_rule_files(const std::vector<std::string>& paths);
 
 // Prometheus's label name and metric name syntax (model.LabelName.IsValid,
 // model.IsValidMetricName as of 2.42).
-bool is_valid_label_name(std::string_view name);
-bool is_valid_metric_name(std::string_view name);
+using model::is_valid_label_name;
+using model::is_valid_metric_name;
 
 }  // namespace llmon::rules

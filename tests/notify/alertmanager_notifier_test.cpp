@@ -5,8 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "notify/alertmanager.h"
 #include "notify/delivery_receiver.h"
+#include "notify/senders/alertmanager.h"
 
 namespace llmon::notify {
 namespace {

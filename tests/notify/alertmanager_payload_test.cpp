@@ -4,8 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "notify/alertmanager.h"
 #include "go/json.h"
+#include "notify/senders/alertmanager.h"
 
 namespace llmon::notify {
 namespace {

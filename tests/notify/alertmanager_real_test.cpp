@@ -14,10 +14,10 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "notify/alertmanager.h"
-#include "notify/delivery_receiver.h"
 #include "go/json.h"
-#include "notify/webhook.h"
+#include "notify/delivery_receiver.h"
+#include "notify/senders/alertmanager.h"
+#include "notify/senders/webhook.h"
 #include "support/subprocess.h"
 
 namespace llmon::notify {

@@ -9,7 +9,7 @@
 
 #include <cstdio>
 
-#include "notify/notify_config.h"
+#include "notify/config/notify_config.h"
 #include "notify/route_am_harness.h"
 
 namespace llmon::notify {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "go/strconv.h"
-#include "notify/matchers.h"
+#include "notify/routing/matchers.h"
 
 namespace llmon::notify {
 namespace {

@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "notify/notify_config.h"
+#include "notify/config/notify_config.h"
 
 namespace llmon::notify {
 namespace {

@@ -2,7 +2,7 @@
 // truncated or corrupt input.
 #include <gtest/gtest.h>
 
-#include "notify/notification_codec.h"
+#include "notify/delivery/notification_codec.h"
 
 namespace llmon::notify {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <random>
 
-#include "notify/queue_file.h"
+#include "notify/delivery/queue_file.h"
 
 namespace llmon::notify::queue_file {
 namespace {

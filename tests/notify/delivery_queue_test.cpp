@@ -1,7 +1,7 @@
 // The persistent delivery queue: ordering, backoff on an injected clock and
 // RNG, permanent failures, expiry, eviction, compaction, recovery of a
 // damaged file, and the directory lock.
-#include "notify/delivery_queue.h"
+#include "notify/delivery/delivery_queue.h"
 
 #include <gtest/gtest.h>
 

@@ -3,10 +3,10 @@
 // the same queue directory once the receiver is up.
 #include <gtest/gtest.h>
 
-#include "notify/delivery_queue.h"
+#include "notify/delivery/delivery_queue.h"
+#include "notify/delivery/notification_codec.h"
 #include "notify/delivery_receiver.h"
-#include "notify/notification_codec.h"
-#include "notify/webhook.h"
+#include "notify/senders/webhook.h"
 
 namespace llmon::notify {
 namespace {

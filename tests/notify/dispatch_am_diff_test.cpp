@@ -13,8 +13,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
-#include "notify/dispatcher.h"
 #include "notify/route_am_harness.h"
+#include "notify/routing/dispatcher.h"
 
 namespace llmon::notify {
 namespace {

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "notify/dispatcher.h"
-#include "notify/nflog_file.h"
+#include "notify/routing/dispatcher.h"
+#include "notify/routing/nflog_file.h"
 
 namespace llmon::notify {
 namespace {

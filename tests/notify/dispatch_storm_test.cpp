@@ -5,7 +5,7 @@
 
 #include <map>
 
-#include "notify/dispatcher.h"
+#include "notify/routing/dispatcher.h"
 
 namespace llmon::notify {
 namespace {

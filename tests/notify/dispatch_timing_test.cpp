@@ -6,7 +6,7 @@
 #include <atomic>
 #include <thread>
 
-#include "notify/dispatcher.h"
+#include "notify/routing/dispatcher.h"
 
 namespace llmon::notify {
 namespace {

@@ -1,7 +1,7 @@
 // MIME encoders: base64 (RFC 4648 vectors), quoted-printable and RFC 2047
 // round trips through the independent test decoder, header folding and
 // sanitising, RFC 5322 dates, mailbox parsing.
-#include "notify/email_mime.h"
+#include "notify/email/email_mime.h"
 
 #include <gtest/gtest.h>
 

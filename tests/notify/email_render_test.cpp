@@ -15,8 +15,8 @@
 #include <string>
 
 #include "base/clock.h"
-#include "notify/email.h"
-#include "notify/email_mime.h"
+#include "notify/email/email.h"
+#include "notify/email/email_mime.h"
 #include "notify/email_mime_reader.h"
 
 namespace llmon::notify {

@@ -2,7 +2,7 @@
 // exact environment and stdin JSON, shell metacharacters arriving verbatim,
 // outcomes for exit codes and timeouts, the concurrency limit, resolved
 // handling, and the audit records/log line.
-#include "notify/exec_action.h"
+#include "notify/senders/exec_action.h"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

@@ -2,7 +2,7 @@
 // (SIGTERM, then SIGKILL of the whole process group), bounded output, and
 // what the child must not inherit (descriptors, ignored signals, working
 // directory). Child programs are small /bin/sh scripts in a temp dir.
-#include "notify/exec_process.h"
+#include "notify/senders/exec_process.h"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

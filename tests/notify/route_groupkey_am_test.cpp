@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "notify/notify_config.h"
-#include "notify/route.h"
+#include "notify/config/notify_config.h"
 #include "notify/route_am_harness.h"
+#include "notify/routing/route.h"
 
 namespace llmon::notify {
 namespace {

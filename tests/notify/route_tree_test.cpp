@@ -3,8 +3,8 @@
 // format (cases modelled on dispatch/route_test.go).
 #include <gtest/gtest.h>
 
-#include "notify/notify_config.h"
-#include "notify/route.h"
+#include "notify/config/notify_config.h"
+#include "notify/routing/route.h"
 
 namespace llmon::notify {
 namespace {

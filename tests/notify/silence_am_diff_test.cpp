@@ -10,7 +10,7 @@
 #include <regex>
 
 #include "notify/route_am_harness.h"
-#include "notify/silence_json.h"
+#include "notify/silences/silence_json.h"
 
 namespace llmon::notify {
 namespace {

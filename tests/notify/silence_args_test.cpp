@@ -1,5 +1,5 @@
 // `llmon alerts silence add` arguments, amtool-compatible.
-#include "notify/silence_args.h"
+#include "notify/silences/silence_args.h"
 
 #include <gtest/gtest.h>
 

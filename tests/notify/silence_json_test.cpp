@@ -1,6 +1,6 @@
 // API v2 silence JSON: gettable rendering, postable parsing (required fields,
 // matcher flags, bad input), RFC 3339 times.
-#include "notify/silence_json.h"
+#include "notify/silences/silence_json.h"
 
 #include <gtest/gtest.h>
 

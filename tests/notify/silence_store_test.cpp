@@ -10,7 +10,7 @@
 #include <regex>
 #include <sstream>
 
-#include "notify/silences.h"
+#include "notify/silences/silences.h"
 
 namespace llmon::notify {
 namespace {

@@ -3,7 +3,7 @@
 // timeouts (silent and trickling servers), a server that closes mid-DATA,
 // connection refused, garbage, and a STARTTLS response-injection attempt.
 // TLS against a real server is in smtp_real_test.cpp.
-#include "notify/smtp_client.h"
+#include "notify/email/smtp_client.h"
 
 #include <arpa/inet.h>
 #include <gtest/gtest.h>

@@ -2,14 +2,14 @@
 // the client says back, and the outcome, for success, STARTTLS, AUTH, HELO
 // fallback, 4xx/5xx at every step, a server that goes away mid-DATA, and
 // DATA encoding (dot-stuffing, CRLF normalisation).
-#include "notify/smtp_dialogue.h"
+#include "notify/email/smtp_dialogue.h"
 
 #include <gtest/gtest.h>
 
 #include <string>
 #include <vector>
 
-#include "notify/email_mime.h"
+#include "notify/email/email_mime.h"
 
 namespace llmon::notify {
 namespace {

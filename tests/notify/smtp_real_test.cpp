@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "base/clock.h"
-#include "notify/email.h"
+#include "notify/email/email.h"
 #include "support/http_client.h"
 #include "support/subprocess.h"
 

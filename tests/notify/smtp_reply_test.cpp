@@ -1,6 +1,6 @@
 // SMTP reply parser on literal server bytes: single and multi-line replies,
 // split input, bare LF, and malformed, binary and oversized input.
-#include "notify/smtp_reply.h"
+#include "notify/email/smtp_reply.h"
 
 #include <gtest/gtest.h>
 

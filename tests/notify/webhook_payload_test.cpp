@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "notify/webhook.h"
+#include "notify/senders/webhook.h"
 
 namespace llmon::notify {
 namespace {

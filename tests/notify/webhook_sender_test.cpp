@@ -6,7 +6,7 @@
 
 #include "net/base64.h"
 #include "notify/delivery_receiver.h"
-#include "notify/webhook.h"
+#include "notify/senders/webhook.h"
 
 namespace llmon::notify {
 namespace {
