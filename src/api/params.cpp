@@ -137,8 +137,9 @@ std::optional<int64_t> parse_rfc3339_ms(std::string_view s) {
     return std::nullopt;
   }
   if (i != s.size()) return std::nullopt;
-  if (*month < 1 || *month > 12 || *day < 1 || *day > base::days_in_month(*year, *month) || *hour > 23 || *minute > 59 ||
-      *second > 59)
+  if (*month < 1 || *month > 12 || *day < 1 ||
+      *day > static_cast<int>(base::days_in_month(*year, static_cast<unsigned>(*month))) || *hour > 23 ||
+      *minute > 59 || *second > 59)
     return std::nullopt;
   int64_t secs = base::days_from_civil(*year, *month, *day) * 86400 + *hour * 3600 + *minute * 60 + *second - offset_s;
   return secs * 1000 + nanos / 1'000'000;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 
+#include "base/hash.h"
+
 namespace llmon::storage {
 
 void SeriesIterator::append_until(int64_t maxt_ms, std::vector<Sample>& out) {
@@ -13,29 +15,15 @@ void SeriesIterator::append_until(int64_t maxt_ms, std::vector<Sample>& out) {
   } while (next());
 }
 
-namespace {
-
-uint64_t fnv1a(uint64_t h, std::string_view s) {
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-}  // namespace
-
 Expected<Labels> Labels::make(std::vector<Label> pairs) {
   std::erase_if(pairs, [](const Label& l) { return l.value.empty(); });
   std::sort(pairs.begin(), pairs.end(), [](const Label& a, const Label& b) { return a.name < b.name; });
-  uint64_t h = 0xcbf29ce484222325ull;
+  uint64_t h = base::kFnv1aOffset;
   for (size_t i = 0; i < pairs.size(); ++i) {
     if (pairs[i].name.empty()) return Status::error("labels: empty label name");
     if (i > 0 && pairs[i].name == pairs[i - 1].name)
       return Status::error("labels: duplicate label name \"" + pairs[i].name + "\"");
-    // 0xff never occurs in UTF-8, so it separates fields unambiguously.
-    h = fnv1a(fnv1a(h, pairs[i].name), "\xff");
-    h = fnv1a(fnv1a(h, pairs[i].value), "\xff");
+    h = base::fnv1a_field(base::fnv1a_field(h, pairs[i].name), pairs[i].value);
   }
   Labels out;
   out.pairs_ = std::move(pairs);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "base/hash.h"
 #include "go/strconv.h"
 
 namespace llmon::notify {
@@ -78,15 +79,8 @@ std::string label_set_string(const LabelPairs& labels) {
 }
 
 uint64_t labels_fingerprint(const LabelPairs& labels) {
-  uint64_t h = 14695981039346656037ULL;
-  auto add = [&](std::string_view s) {
-    for (unsigned char ch : s) {
-      h ^= ch;
-      h *= 1099511628211ULL;
-    }
-    h ^= 0xFF;  // separator
-    h *= 1099511628211ULL;
-  };
+  uint64_t h = base::kFnv1aOffset;
+  auto add = [&](std::string_view s) { h = base::fnv1a_field(h, s); };
   auto by_name = [](const auto& a, const auto& b) { return a.first < b.first; };
   if (std::is_sorted(labels.begin(), labels.end(), by_name)) {
     for (const auto& [k, v] : labels) {
