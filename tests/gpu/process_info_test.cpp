@@ -313,7 +313,7 @@ TEST(ProcessResolver, PasswdReReadWhenChanged) {
   ProcessResolver r(h.fs());
   EXPECT_EQ(r.lookup(5401).user, "2000");
   std::string passwd = h.read("rootfs/etc/passwd");
-  h.write("rootfs/etc/passwd", passwd + "triton:x:2000:2000::/home/triton:/bin/sh\n");
+  h.write("rootfs/etc/passwd", passwd + "triton:x:2000:2000::/users/triton:/bin/sh\n");
   fs::last_write_time(h.path("rootfs/etc/passwd"), fs::file_time_type::clock::now() + std::chrono::seconds(5));
   h.clone_pid(5401, 7201);
   EXPECT_EQ(r.lookup(7201).user, "2000");  // same cycle: passwd not looked at again
@@ -377,7 +377,7 @@ TEST(ProcessResolver, BrokenFiles) {
   EXPECT_TRUE(bin_cg.alive);
   EXPECT_EQ(bin_cg.container, "");
   EXPECT_EQ(bin_cg.pod, "");
-  EXPECT_EQ(r.lookup(7306).command, "python3");  // /home/bob/.venv/bin/python3
+  EXPECT_EQ(r.lookup(7306).command, "python3");  // /users/bob/.venv/bin/python3
   EXPECT_EQ(r.lookup(7307).container, "cccccccccccc");
   EXPECT_EQ(r.lookup(7308).container, "dddddddddddd");
   EXPECT_EQ(r.lookup(7309).container, "eeeeeeeeeeee");  // "Name" not a string

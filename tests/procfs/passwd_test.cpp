@@ -12,8 +12,8 @@ TEST(Passwd, Parses) {
       "root:x:0:0:root:/root:/bin/bash\n"
       "daemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
       "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin\n"
-      "alice:x:1000:1000:Alice Liddell,,,:/home/alice:/bin/bash\n"
-      "bob:x:1001:1001::/home/bob:/bin/sh");  // no final newline
+      "alice:x:1000:1000:Alice Liddell,,,:/users/alice:/bin/bash\n"
+      "bob:x:1001:1001::/users/bob:/bin/sh");  // no final newline
   EXPECT_EQ(users.size(), 5u);
   EXPECT_EQ(users.at(0), "root");
   EXPECT_EQ(users.at(1), "daemon");
@@ -39,7 +39,7 @@ TEST(Passwd, SkipsWhatIsNotAnEntry) {
       ":x:7:7::/:/bin/sh\n"
       "short:x:8\n"
       "crlf:x:9:9::/:/bin/sh\r\n"
-      "carol:x:1002:1002::/home/carol:/bin/bash\n");
+      "carol:x:1002:1002::/users/carol:/bin/bash\n");
   EXPECT_EQ(users.size(), 2u);
   EXPECT_EQ(users.at(1002), "carol");
   EXPECT_EQ(users.at(9), "crlf");
@@ -49,7 +49,7 @@ TEST(Passwd, GarbageAndBinary) {
   EXPECT_TRUE(parse_passwd("").empty());
   EXPECT_TRUE(parse_passwd(":::::::\n::\n").empty());
   EXPECT_TRUE(parse_passwd(std::string("\x00\xff:\x01:\x02", 6)).empty());
-  std::string line = "alice:x:1000:1000::/home/alice:/bin/bash\n";
+  std::string line = "alice:x:1000:1000::/users/alice:/bin/bash\n";
   for (size_t n = 0; n < line.size(); ++n) {
     auto users = parse_passwd(std::string_view(line).substr(0, n));
     // The uid is known once the third ':' closing it is there.
