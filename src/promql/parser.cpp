@@ -17,8 +17,9 @@
 #include <cmath>
 #include <limits>
 
-#include "promql/function_table.h"
 #include "go/strconv.h"
+#include "model/metric.h"
+#include "promql/function_table.h"
 #include "promql/lexer.h"
 #include "promql/parser_internal.h"
 
@@ -374,8 +375,7 @@ std::vector<std::string> Parser::grouping_labels() {
   }
   for (;;) {
     const Token& t = peek();
-    if (!is_maybe_label_token(t.kind) || !internal::is_legacy_label_name(t.text))
-      unexpected(t, "grouping opts", "label");
+    if (!is_maybe_label_token(t.kind) || !model::is_valid_label_name(t.text)) unexpected(t, "grouping opts", "label");
     labels.emplace_back(take().text);
     const Token& sep = peek();
     if (sep.kind == Tok::kRightParen) {

@@ -7,7 +7,6 @@
 #include <string>
 #include <string_view>
 
-#include "model/metric.h"
 #include "promql/ast.h"
 #include "promql/lexer.h"
 
@@ -30,11 +29,6 @@ void check_ast(Expr& e, std::string_view query);
 std::string regex_error(std::string_view value);
 // labels.Matcher.Matches("").
 bool matches_empty(const storage::Matcher& m);
-
-// [a-zA-Z_][a-zA-Z0-9_]*
-inline bool is_legacy_label_name(std::string_view s) {
-  return model::is_valid_label_name(s);
-}
 
 // Grammar tables (parser_tokens.cpp). Binary operator precedence, higher
 // binds tighter (or 1, and/unless 2, comparisons 3, + - 4, * / % atan2 5,

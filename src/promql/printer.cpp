@@ -7,8 +7,9 @@
 // spaces.
 #include <algorithm>
 
-#include "promql/function_table.h"
 #include "go/strconv.h"
+#include "model/metric.h"
+#include "promql/function_table.h"
 #include "promql/parser.h"
 #include "promql/parser_internal.h"
 
@@ -22,7 +23,7 @@ void append_label_list(std::string& out, const std::vector<std::string>& labels)
   out += '(';
   for (size_t i = 0; i < labels.size(); ++i) {
     if (i > 0) out += ", ";
-    if (internal::is_legacy_label_name(labels[i])) {
+    if (model::is_valid_label_name(labels[i])) {
       out += labels[i];
     } else {
       go::append_quoted(out, labels[i]);
@@ -69,7 +70,7 @@ void append_selector(std::string& out, const VectorSelector& vs, bool modifiers)
     if (m.name == "__name__" && m.type == storage::Matcher::Type::kEq && m.value == vs.name && !m.value.empty())
       continue;
     std::string s;
-    if (internal::is_legacy_label_name(m.name)) {
+    if (model::is_valid_label_name(m.name)) {
       s = m.name;
     } else {
       go::append_quoted(s, m.name);
