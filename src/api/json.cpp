@@ -238,6 +238,27 @@ void append_labels(std::string& out, const storage::Labels& labels) {
   out += '}';
 }
 
+namespace {
+
+// {"resultType":"<type>","result":[{"metric":{...}<body>},...]: the list of
+// a vector or matrix answer; body(out, item) writes what follows the labels.
+template <typename List, typename Body>
+void append_series_result(std::string& out, std::string_view type, const List& list, Body&& body) {
+  out += R"({"resultType":")";
+  out += type;
+  out += R"(","result":[)";
+  for (size_t i = 0; i < list.size(); ++i) {
+    if (i) out += ',';
+    out += R"({"metric":)";
+    append_labels(out, list[i].labels);
+    body(out, list[i]);
+    out += '}';
+  }
+  out += ']';
+}
+
+}  // namespace
+
 std::string encode_query_data(const promql::Value& value) {
   std::string out;
   append_query_data(out, value);
@@ -260,37 +281,26 @@ void append_query_data(std::string& out, const promql::Value& value) {
           append_json_string(quoted, v.v);
           append_scalar_pair(out, v.t_ms, quoted);
         } else if constexpr (std::is_same_v<T, promql::Vector>) {
-          out += R"({"resultType":"vector","result":[)";
-          for (size_t i = 0; i < v.size(); ++i) {
-            if (i) out += ',';
-            out += R"({"metric":)";
-            append_labels(out, v[i].labels);
-            out += R"(,"value":)";
-            append_point(out, v[i].t_ms, v[i].v);
-            out += '}';
-          }
-          out += ']';
+          append_series_result(out, "vector", v, [](std::string& o, const auto& sample) {
+            o += R"(,"value":)";
+            append_point(o, sample.t_ms, sample.v);
+          });
         } else {
           size_t points = 0;
           for (const auto& series : v) points += series.samples.size();
           // ~36 bytes a point ([1796016960.123,"0.0123456789012345"],): room for
           // the whole answer at once, so the buffer is never copied as it grows.
           out.reserve(out.size() + 64 + 160 * v.size() + 40 * points);
-          out += R"({"resultType":"matrix","result":[)";
-          for (size_t i = 0; i < v.size(); ++i) {
-            if (i) out += ',';
-            out += R"({"metric":)";
-            append_labels(out, v[i].labels);
-            out += R"(,"values":[)";
+          append_series_result(out, "matrix", v, [](std::string& o, const auto& series) {
+            o += R"(,"values":[)";
             // The answer's room was reserved above, so this rarely grows it.
-            const auto& pts = v[i].samples;
+            const auto& pts = series.samples;
             for (size_t k = 0; k < pts.size(); ++k) {
-              if (k) out += ',';
-              append_point(out, pts[k].t_ms, pts[k].v);
+              if (k) o += ',';
+              append_point(o, pts[k].t_ms, pts[k].v);
             }
-            out += "]}";
-          }
-          out += ']';
+            o += ']';
+          });
         }
       },
       value);

@@ -59,4 +59,14 @@ class Expected {
   std::variant<T, Status> v_;
 };
 
+// The Expected form of a parser that fills a container it is given:
+// `return filled<std::vector<Line>>([&](auto& out) { return parse(text, out); });`
+template <typename T, typename Fill>
+Expected<T> filled(Fill&& fill) {
+  T out;
+  Status s = fill(out);
+  if (!s) return s;
+  return out;
+}
+
 }  // namespace llmon

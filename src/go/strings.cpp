@@ -6,6 +6,7 @@
 
 #include <cstdio>
 
+#include "base/byte_escaper.h"
 #include "go/strconv.h"
 
 namespace llmon::go {
@@ -141,33 +142,9 @@ std::string lower(std::string_view s) {
 }
 
 std::string html_escape(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (char c : s) {
-    switch (c) {
-      case '\0':
-        out += "\xEF\xBF\xBD";
-        break;
-      case '"':
-        out += "&#34;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      default:
-        out += c;
-    }
-  }
-  return out;
+  static constexpr base::ByteEscaper kHtml{{'\0', "\xEF\xBF\xBD"}, {'"', "&#34;"}, {'\'', "&#39;"},
+                                           {'&', "&amp;"},         {'<', "&lt;"},  {'>', "&gt;"}};
+  return kHtml(s);
 }
 
 std::string js_escape(std::string_view s) {

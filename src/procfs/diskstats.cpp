@@ -3,19 +3,10 @@
 #include <limits>
 
 #include "base/strings.h"
+#include "procfs/text_fields.h"
 
 namespace llmon::procfs {
 namespace {
-
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
-
-// Next whitespace-separated token of line starting at i; empty at the end.
-std::string_view next_token(std::string_view line, size_t& i) {
-  while (i < line.size() && is_space(line[i])) ++i;
-  size_t start = i;
-  while (i < line.size() && !is_space(line[i])) ++i;
-  return line.substr(start, i - start);
-}
 
 constexpr size_t kMinCounters = 11;
 
@@ -24,35 +15,26 @@ constexpr size_t kMinCounters = 11;
 Status parse_diskstats(std::string_view text, std::vector<DiskStatsLine>& out) {
   out.clear();
   base::LineIterator lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
+  for (std::string_view line; lines.next(line);) {
     auto bad = [&](const std::string& what) {
       return Status::error(base::where("diskstats", lines.line_no(), what));
     };
-    size_t i = 0;
-    DiskStatsLine d;
-    std::string_view tok = next_token(line, i);
-    if (tok.empty()) continue;  // blank line
-    uint32_t* ids[] = {&d.major, &d.minor};
-    const char* id_names[] = {"major", "minor"};
-    bool short_line = false;
-    for (int k = 0; k < 2; ++k) {
-      if (k == 1) tok = next_token(line, i);
-      if (tok.empty()) {
-        short_line = true;
-        break;
-      }
+    auto device_number = [&](std::string_view tok, const char* what, uint32_t& to) {
       auto v = base::parse_u64(tok);
       if (!v || *v > std::numeric_limits<uint32_t>::max())
-        return bad(std::string(id_names[k]) + " number is not a number: \"" + std::string(tok) + "\"");
-      *ids[k] = static_cast<uint32_t>(*v);
-    }
-    if (short_line) continue;
-    d.name = next_token(line, i);
-    if (d.name.empty()) continue;
-    for (; d.count < kDiskStatFieldCount; ++d.count) {
-      tok = next_token(line, i);
-      if (tok.empty()) break;
+        return bad(std::string(what) + " number is not a number: \"" + std::string(tok) + "\"");
+      to = static_cast<uint32_t>(*v);
+      return Status::ok();
+    };
+    FieldIter it(line);
+    DiskStatsLine d;
+    std::string_view tok;
+    if (!it.next(tok)) continue;  // blank line
+    if (Status s = device_number(tok, "major", d.major); !s) return s;
+    if (!it.next(tok)) continue;
+    if (Status s = device_number(tok, "minor", d.minor); !s) return s;
+    if (!it.next(d.name)) continue;
+    for (; d.count < kDiskStatFieldCount && it.next(tok); ++d.count) {
       auto v = base::parse_u64(tok);
       if (!v)
         return bad("device " + std::string(d.name) + ": counter " + std::to_string(d.count + 1) +
@@ -66,10 +48,7 @@ Status parse_diskstats(std::string_view text, std::vector<DiskStatsLine>& out) {
 }
 
 Expected<std::vector<DiskStatsLine>> parse_diskstats(std::string_view text) {
-  std::vector<DiskStatsLine> out;
-  Status s = parse_diskstats(text, out);
-  if (!s) return s;
-  return out;
+  return filled<std::vector<DiskStatsLine>>([&](auto& out) { return parse_diskstats(text, out); });
 }
 
 }  // namespace llmon::procfs

@@ -97,27 +97,28 @@ std::string hwmon_chip_from_device_path(std::string_view p) {
 }
 
 std::optional<HwmonMetric> hwmon_metric_for(std::string_view type, std::string_view element, bool has_bare) {
-  HwmonMetric m;
-  const std::string el(element);
+  // One metric: its full name, help, and value = raw * mul / div.
+  auto metric = [](std::string name, std::string help, double mul = 1, double div = 1) {
+    HwmonMetric m;
+    m.name = std::move(name);
+    m.help = std::move(help);
+    m.mul = mul;
+    m.div = div;
+    return m;
+  };
   if (type == "beep_enable") {
     if (!element.empty()) return std::nullopt;
-    m.name = "node_hwmon_beep_enabled";
-    m.help = "Hardware beep enabled";
+    HwmonMetric m = metric("node_hwmon_beep_enabled", "Hardware beep enabled");
     m.beep_enable = true;
     return m;
   }
   if (type == "vrm") {
     if (!element.empty()) return std::nullopt;
-    m.name = "node_hwmon_voltage_regulator_version";
-    m.help = "Hardware voltage regulator";
-    return m;
+    return metric("node_hwmon_voltage_regulator_version", "Hardware voltage regulator");
   }
   if (type == "update_interval") {
     if (!element.empty()) return std::nullopt;
-    m.name = "node_hwmon_update_interval_seconds";
-    m.help = "Hardware monitor update interval";
-    m.mul = 0.001;
-    return m;
+    return metric("node_hwmon_update_interval_seconds", "Hardware monitor update interval", 0.001);
   }
   if (element == "label") return std::nullopt;
 
@@ -128,76 +129,35 @@ std::optional<HwmonMetric> hwmon_metric_for(std::string_view type, std::string_v
     name += "_" + hwmon_clean_name(element);
   }
   const std::string t(type);
+  const std::string el(element);
 
-  if (element == "fault" || element == "alarm") {
-    m.name = name;
-    m.help = "Hardware sensor " + el + " status (" + t + ")";
-    return m;
-  }
-  if (element == "beep") {
-    m.name = name + "_enabled";
-    m.help = "Hardware monitor sensor has beeping enabled";
-    return m;
-  }
-  if (type == "in" || type == "cpu") {
-    m.name = name + "_volts";
-    m.help = "Hardware monitor for voltage (" + el + ")";
-    m.mul = 0.001;
-    return m;
-  }
-  if (type == "temp" && element != "type") {
-    m.name = name + "_celsius";
-    m.help = "Hardware monitor for temperature (" + (el.empty() ? std::string("input") : el) + ")";
-    m.mul = 0.001;
-    return m;
-  }
-  if (type == "curr") {
-    m.name = name + "_amps";
-    m.help = "Hardware monitor for current (" + el + ")";
-    m.mul = 0.001;
-    return m;
-  }
+  if (element == "fault" || element == "alarm") return metric(name, "Hardware sensor " + el + " status (" + t + ")");
+  if (element == "beep") return metric(name + "_enabled", "Hardware monitor sensor has beeping enabled");
+  if (type == "in" || type == "cpu") return metric(name + "_volts", "Hardware monitor for voltage (" + el + ")", 0.001);
+  if (type == "temp" && element != "type")
+    return metric(name + "_celsius",
+                  "Hardware monitor for temperature (" + (el.empty() ? std::string("input") : el) + ")", 0.001);
+  if (type == "curr") return metric(name + "_amps", "Hardware monitor for current (" + el + ")", 0.001);
   if (type == "energy") {
-    m.name = name + "_joule_total";
-    m.help = "Hardware monitor for joules used so far (" + el + ")";
+    HwmonMetric m = metric(name + "_joule_total", "Hardware monitor for joules used so far (" + el + ")", 1, 1e6);
     m.counter = true;
-    m.div = 1000000.0;
     return m;
   }
-  if (type == "power" && element == "accuracy") {
-    m.name = name;
-    m.help = "Hardware monitor power meter accuracy, as a ratio";
-    m.div = 1000000.0;
-    return m;
-  }
+  if (type == "power" && element == "accuracy")
+    return metric(name, "Hardware monitor power meter accuracy, as a ratio", 1, 1e6);
   if (type == "power" &&
-      (element == "average_interval" || element == "average_interval_min" || element == "average_interval_max")) {
-    m.name = name + "_seconds";
-    m.help = "Hardware monitor power usage update interval (" + el + ")";
-    m.mul = 0.001;
-    return m;
-  }
-  if (type == "power") {
-    m.name = name + "_watt";
-    m.help = "Hardware monitor for power usage in watts (" + el + ")";
-    m.div = 1000000.0;
-    return m;
-  }
-  if (type == "humidity") {
-    m.name = name;
-    m.help = "Hardware monitor for humidity, as a ratio (multiply with 100.0 to get the humidity as a percentage) (" +
-             el + ")";
-    m.div = 1000000.0;
-    return m;
-  }
-  if (type == "fan" && (element == "input" || element == "min" || element == "max" || element == "target")) {
-    m.name = name + "_rpm";
-    m.help = "Hardware monitor for fan revolutions per minute (" + el + ")";
-    return m;
-  }
-  m.name = name;
-  m.help = "Hardware monitor " + t + " element " + el;
-  return m;
+      (element == "average_interval" || element == "average_interval_min" || element == "average_interval_max"))
+    return metric(name + "_seconds", "Hardware monitor power usage update interval (" + el + ")", 0.001);
+  if (type == "power") return metric(name + "_watt", "Hardware monitor for power usage in watts (" + el + ")", 1, 1e6);
+  if (type == "humidity")
+    return metric(name,
+                  "Hardware monitor for humidity, as a ratio (multiply with 100.0 to get the humidity as a "
+                  "percentage) (" +
+                      el + ")",
+                  1, 1e6);
+  if (type == "fan" && (element == "input" || element == "min" || element == "max" || element == "target"))
+    return metric(name + "_rpm", "Hardware monitor for fan revolutions per minute (" + el + ")");
+  return metric(name, "Hardware monitor " + t + " element " + el);
 }
 
 std::optional<double> parse_hwmon_value(std::string_view raw) {

@@ -46,10 +46,7 @@ Status parse_net_dev(std::string_view text, std::vector<NetDevLine>& out) {
 }
 
 Expected<std::vector<NetDevLine>> parse_net_dev(std::string_view text) {
-  std::vector<NetDevLine> out;
-  Status s = parse_net_dev(text, out);
-  if (!s) return s;
-  return out;
+  return filled<std::vector<NetDevLine>>([&](auto& out) { return parse_net_dev(text, out); });
 }
 
 }  // namespace llmon::procfs

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "base/status.h"
 #include "base/strings.h"
 
 namespace llmon::procfs {
@@ -51,5 +52,28 @@ class FieldIter {
  private:
   std::string_view rest_;
 };
+
+// The "name value [...]" lines of files like /proc/meminfo and /proc/vmstat:
+// calls fn(name, value, rest, line_no) -> Status for each non-blank line, rest
+// holding the fields after the value. A name without a value, or a value
+// that is not a number, is an error naming `file` and the line.
+template <typename Fn>
+Status for_each_named_value(std::string_view text, std::string_view file, Fn&& fn) {
+  base::LineIterator lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    FieldIter it(line);
+    std::string_view name, value;
+    if (!it.next(name)) continue;  // blank lines occur on some old kernels
+    if (!it.next(value))
+      return Status::error(base::where(file, lines.line_no(), "field \"" + std::string(name) + "\" has no value"));
+    auto v = parse_number(value);
+    if (!v)
+      return Status::error(
+          base::where(file, lines.line_no(), "invalid value \"" + std::string(value) + "\" for " + std::string(name)));
+    if (Status s = fn(name, *v, it, lines.line_no()); !s) return s;
+  }
+  return Status::ok();
+}
 
 }  // namespace llmon::procfs

@@ -9,30 +9,14 @@ namespace llmon::procfs {
 
 Status parse_vmstat(std::string_view text, std::vector<VmstatField>& out, std::string_view file) {
   out.clear();
-  base::LineIterator lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    FieldIter it(line);
-    VmstatField f;
-    std::string_view value;
-    if (!it.next(f.name)) continue;
-    if (!it.next(value))
-      return Status::error(base::where(file, lines.line_no(), "field \"" + std::string(f.name) + "\" has no value"));
-    auto v = parse_number(value);
-    if (!v)
-      return Status::error(base::where(file, lines.line_no(),
-                                       "invalid value \"" + std::string(value) + "\" for " + std::string(f.name)));
-    f.value = *v;
-    out.push_back(f);
-  }
-  return Status::ok();
+  return for_each_named_value(text, file, [&](std::string_view name, double value, FieldIter&, int) {
+    out.push_back(VmstatField{name, value});
+    return Status::ok();
+  });
 }
 
 Expected<std::vector<VmstatField>> parse_vmstat(std::string_view text) {
-  std::vector<VmstatField> out;
-  Status s = parse_vmstat(text, out);
-  if (!s) return s;
-  return out;
+  return filled<std::vector<VmstatField>>([&](auto& out) { return parse_vmstat(text, out); });
 }
 
 }  // namespace llmon::procfs

@@ -372,45 +372,21 @@ Token Lexer::keyword_or_identifier() {
 // lexEscape: the backslash has been read. nullopt, or the error message.
 std::optional<std::string> Lexer::escape(int32_t quote) {
   int32_t ch = next();
-  int n = 0;
-  uint32_t base = 0, max = 0;
-  switch (ch) {
-    case 'a':
-    case 'b':
-    case 'f':
-    case 'n':
-    case 'r':
-    case 't':
-    case 'v':
-    case '\\':
-      return std::nullopt;
-    case '0':
-    case '1':
-    case '2':
-    case '3':
-    case '4':
-    case '5':
-    case '6':
-    case '7':
-      n = 3, base = 8, max = 255;
-      break;
-    case 'x':
-      ch = next();
-      n = 2, base = 16, max = 255;
-      break;
-    case 'u':
-      ch = next();
-      n = 4, base = 16, max = 0x10FFFF;
-      break;
-    case 'U':
-      ch = next();
-      n = 8, base = 16, max = 0x10FFFF;
-      break;
-    case go::kEof:
-      return std::string("escape sequence not terminated");
-    default:
-      if (ch == quote) return std::nullopt;
-      return "unknown escape sequence " + go::format_rune_u(ch);
+  int n = 0;  // digits that follow
+  uint32_t base = 16, max = 0x10FFFF;
+  if (ch >= '0' && ch <= '7') {
+    n = 3, base = 8, max = 255;
+  } else if (ch == 'x' || ch == 'u' || ch == 'U') {
+    n = ch == 'x' ? 2 : ch == 'u' ? 4 : 8;
+    if (ch == 'x') max = 255;
+    ch = next();
+  } else if (ch == quote || (ch > 0 && ch < 0x80 &&
+                             std::string_view("abfnrtv\\").find(static_cast<char>(ch)) != std::string_view::npos)) {
+    return std::nullopt;
+  } else if (ch == go::kEof) {
+    return std::string("escape sequence not terminated");
+  } else {
+    return "unknown escape sequence " + go::format_rune_u(ch);
   }
   uint32_t x = 0;
   while (n > 0) {

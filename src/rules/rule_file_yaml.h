@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -107,6 +108,8 @@ class Decoder {
 
  private:
   bool visit(const Node& n);  // Go's decodeCount/aliasCount budget
+  template <typename T, typename Convert>
+  bool number(const Node& n, T& out, std::string_view go_type, Convert convert);
   // Everything decoded below an alias counts as aliased (Go's aliasDepth).
   struct AliasScope {
     AliasScope(Decoder& d, const Node& n) : d_(d), on_(n.kind == Node::Kind::kAlias) { d_.alias_depth_ += on_; }
@@ -119,6 +122,7 @@ class Decoder {
     const Node* value;
   };
   bool pairs(const Node& map, std::vector<Pair>& out);
+  std::optional<bool> mapping(const Node& at, std::string_view go_type, std::vector<Pair>& ps);
   bool unique_keys(const Node& map);
 
   Dialect dialect_;

@@ -240,7 +240,12 @@ bool Decoder::str(const Node& at, std::string& out) {
   }
 }
 
-bool Decoder::integer(const Node& at, int64_t& out) {
+// integer() and float64() alike: a null is Go's zero value under v2 and
+// leaves the target unset under v3; any other node must resolve to !!int or
+// !!float and pass `convert(node, is_float, number, out)`, else it is a
+// type error naming go_type.
+template <typename T, typename Convert>
+bool Decoder::number(const Node& at, T& out, std::string_view go_type, Convert convert) {
   if (!visit(at)) return false;
   const Node& n = deref(at);
   if (n.kind == Node::Kind::kNull) {
@@ -248,39 +253,33 @@ bool Decoder::integer(const Node& at, int64_t& out) {
     return dialect_ == Dialect::kV2;
   }
   Resolved r = resolve_node(n, dialect_ == Dialect::kV2);
-  if ((r.tag == "!!int" || r.tag == "!!float") && r.number && !std::isnan(*r.number) &&
-      *r.number <= 9223372036854775807.0L && *r.number >= -9223372036854775808.0L) {
-    out = static_cast<int64_t>(*r.number);
+  if ((r.tag == "!!int" || r.tag == "!!float") && r.number && convert(n, r.tag == "!!float", *r.number, out))
     return true;
-  }
-  type_error(at, "int");
+  type_error(at, go_type);
   return false;
 }
 
+bool Decoder::integer(const Node& at, int64_t& out) {
+  return number(at, out, "int", [](const Node&, bool, long double v, int64_t& o) {
+    if (std::isnan(v) || v > 9223372036854775807.0L || v < -9223372036854775808.0L) return false;
+    o = static_cast<int64_t>(v);
+    return true;
+  });
+}
+
 bool Decoder::float64(const Node& at, double& out) {
-  if (!visit(at)) return false;
-  const Node& n = deref(at);
-  if (n.kind == Node::Kind::kNull) {
-    if (dialect_ == Dialect::kV2) out = 0;
-    return dialect_ == Dialect::kV2;
-  }
-  Resolved r = resolve_node(n, dialect_ == Dialect::kV2);
-  if ((r.tag == "!!int" || r.tag == "!!float") && r.number) {
-    if (r.tag == "!!float" && !std::isinf(*r.number) && !std::isnan(*r.number)) {
+  return number(at, out, "float64", [](const Node& n, bool is_float, long double v, double& o) {
+    o = static_cast<double>(v);
+    if (is_float && !std::isinf(v) && !std::isnan(v)) {
       // Parse the text again as a double: long double rounding must not leak in.
       std::string plain;
       for (char ch : n.value) {
         if (ch != '_') plain += ch;
       }
-      auto v = go::parse_number(plain);
-      out = v ? *v : static_cast<double>(*r.number);
-    } else {
-      out = static_cast<double>(*r.number);
+      if (auto parsed = go::parse_number(plain)) o = *parsed;
     }
     return true;
-  }
-  type_error(at, "float64");
-  return false;
+  });
 }
 
 bool Decoder::duration(const Node& at, int64_t& out_ms) {
@@ -360,8 +359,10 @@ bool Decoder::pairs(const Node& map, std::vector<Pair>& out) {
   return true;
 }
 
-bool Decoder::string_map(const Node& at, std::string_view go_type, std::vector<MapEntry>& out) {
-  AliasScope scope(*this, at);
+// The key/value pairs of a mapping node, for string_map() and structure():
+// nullopt when ps holds pairs to decode, else the decoder's result (a null
+// decodes to nothing, which v2 counts as set; a non-mapping is a type error).
+std::optional<bool> Decoder::mapping(const Node& at, std::string_view go_type, std::vector<Pair>& ps) {
   if (!visit(at)) return false;
   const Node& n = deref(at);
   if (n.kind == Node::Kind::kNull) return dialect_ == Dialect::kV2;
@@ -370,8 +371,14 @@ bool Decoder::string_map(const Node& at, std::string_view go_type, std::vector<M
     return false;
   }
   if (dialect_ == Dialect::kV3 && !unique_keys(n)) return false;
-  std::vector<Pair> ps;
   if (!pairs(n, ps)) return false;
+  return std::nullopt;
+}
+
+bool Decoder::string_map(const Node& at, std::string_view go_type, std::vector<MapEntry>& out) {
+  AliasScope scope(*this, at);
+  std::vector<Pair> ps;
+  if (auto result = mapping(at, go_type, ps)) return *result;
   for (const Pair& p : ps) {
     MapEntry e;
     if (!str(*p.key, e.key)) continue;
@@ -411,16 +418,8 @@ bool Decoder::string_list(const Node& at, std::vector<std::string>& out, std::ve
 bool Decoder::structure(const Node& at, std::string_view go_type, const std::vector<std::string_view>& fields,
                         const std::function<void(size_t, const Node&, const Node&)>& fn) {
   AliasScope scope(*this, at);
-  if (!visit(at)) return false;
-  const Node& n = deref(at);
-  if (n.kind == Node::Kind::kNull) return dialect_ == Dialect::kV2;
-  if (n.kind != Node::Kind::kMapping) {
-    type_error(at, go_type);
-    return false;
-  }
-  if (dialect_ == Dialect::kV3 && !unique_keys(n)) return false;
   std::vector<Pair> ps;
-  if (!pairs(n, ps)) return false;
+  if (auto result = mapping(at, go_type, ps)) return *result;
   std::vector<bool> done(fields.size());
   for (const Pair& p : ps) {
     std::string name;

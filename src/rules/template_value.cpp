@@ -3,18 +3,20 @@
 
 namespace llmon::rules::tmpl {
 
-Value Value::boolean(bool b) {
+template <typename T>
+Value Value::of(Kind kind, T&& payload) {
   Value v;
-  v.kind_ = Kind::kBool;
-  v.v_ = b;
+  v.kind_ = kind;
+  v.v_ = std::forward<T>(payload);
   return v;
 }
 
+Value Value::boolean(bool b) {
+  return of(Kind::kBool, b);
+}
+
 Value Value::integer(int64_t i) {
-  Value v;
-  v.kind_ = Kind::kInt;
-  v.v_ = i;
-  return v;
+  return of(Kind::kInt, i);
 }
 
 Value Value::uint8(uint8_t b) {
@@ -24,24 +26,15 @@ Value Value::uint8(uint8_t b) {
 }
 
 Value Value::number(double f) {
-  Value v;
-  v.kind_ = Kind::kFloat;
-  v.v_ = f;
-  return v;
+  return of(Kind::kFloat, f);
 }
 
 Value Value::complex(std::complex<double> c) {
-  Value v;
-  v.kind_ = Kind::kComplex;
-  v.v_ = c;
-  return v;
+  return of(Kind::kComplex, c);
 }
 
 Value Value::string(std::string s) {
-  Value v;
-  v.kind_ = Kind::kString;
-  v.v_ = std::move(s);
-  return v;
+  return of(Kind::kString, std::move(s));
 }
 
 Value Value::html(std::string s) {
@@ -54,58 +47,37 @@ Value Value::string_map(const std::map<std::string, std::string>& m) {
   auto data = std::make_shared<MapData>();
   data->string_elems = true;
   for (const auto& [k, val] : m) data->entries.emplace(k, Value::string(val));
-  Value v;
-  v.kind_ = Kind::kMap;
-  v.v_ = std::shared_ptr<const MapData>(std::move(data));
-  return v;
+  return of(Kind::kMap, std::shared_ptr<const MapData>(std::move(data)));
 }
 
 Value Value::iface_map(std::map<std::string, Value> m) {
   auto data = std::make_shared<MapData>();
   data->string_elems = false;
   for (auto& [k, val] : m) data->entries.emplace(k, val.unwrapped().in_interface());
-  Value v;
-  v.kind_ = Kind::kMap;
-  v.v_ = std::shared_ptr<const MapData>(std::move(data));
-  return v;
+  return of(Kind::kMap, std::shared_ptr<const MapData>(std::move(data)));
 }
 
 Value Value::list(std::vector<Value> elems) {
   for (auto& e : elems) e = e.unwrapped().in_interface();
-  Value v;
-  v.kind_ = Kind::kList;
-  v.v_ = std::make_shared<const std::vector<Value>>(std::move(elems));
-  return v;
+  return of(Kind::kList, std::make_shared<const std::vector<Value>>(std::move(elems)));
 }
 
 Value Value::structure(std::vector<std::pair<std::string, Value>> fields) {
   auto data = std::make_shared<StructData>();
   data->fields = std::move(fields);
-  Value v;
-  v.kind_ = Kind::kStruct;
-  v.v_ = std::shared_ptr<const StructData>(std::move(data));
-  return v;
+  return of(Kind::kStruct, std::shared_ptr<const StructData>(std::move(data)));
 }
 
 Value Value::sample(SamplePtr s) {
-  Value v;
-  v.kind_ = Kind::kSample;
-  v.v_ = std::move(s);
-  return v;
+  return of(Kind::kSample, std::move(s));
 }
 
 Value Value::query_result(std::shared_ptr<QueryResult> r) {
-  Value v;
-  v.kind_ = Kind::kQueryResult;
-  v.v_ = std::move(r);
-  return v;
+  return of(Kind::kQueryResult, std::move(r));
 }
 
 Value Value::time(Time t) {
-  Value v;
-  v.kind_ = Kind::kTime;
-  v.v_ = std::make_shared<const Time>(t);
-  return v;
+  return of(Kind::kTime, std::make_shared<const Time>(t));
 }
 
 Value Value::nil_interface() {

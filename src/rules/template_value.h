@@ -115,6 +115,10 @@ class Value {
   int64_t length() const;
 
  private:
+  // A value of `kind` holding `payload` (the factories above).
+  template <typename T>
+  static Value of(Kind kind, T&& payload);
+
   Kind kind_ = Kind::kInvalid;
   bool iface_ = false;
   bool unsigned_ = false;

@@ -2,6 +2,7 @@
 // values) and, for drivers without it, the individual calls it replaces.
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "gpu/nvml/sampler_state.h"
 
@@ -55,36 +56,30 @@ constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 static_assert(kFieldCount <= kMaxFields);
 
 // A field value as double, and the modulus its counter wraps at (0: none).
-bool field_number(const FieldValue& f, double& out, double& modulus) {
-  modulus = 0;
+struct FieldNumber {
+  double value = 0;
+  double modulus = 0;
+};
+
+std::optional<FieldNumber> field_number(const FieldValue& f) {
+  constexpr double k2To16 = 65536.0, k2To32 = 4294967296.0, k2To64 = 18446744073709551616.0;
   switch (f.valueType) {
     case kValueDouble:
-      out = f.value.dVal;
-      return true;
+      return FieldNumber{f.value.dVal, 0};
     case kValueUnsignedInt:
-      out = f.value.uiVal;
-      modulus = 4294967296.0;
-      return true;
+      return FieldNumber{static_cast<double>(f.value.uiVal), k2To32};
     case kValueUnsignedLong:
-      out = static_cast<double>(f.value.ulVal);
-      modulus = 18446744073709551616.0;
-      return true;
+      return FieldNumber{static_cast<double>(f.value.ulVal), k2To64};
     case kValueUnsignedLongLong:
-      out = static_cast<double>(f.value.ullVal);
-      modulus = 18446744073709551616.0;
-      return true;
+      return FieldNumber{static_cast<double>(f.value.ullVal), k2To64};
     case kValueSignedLongLong:
-      out = static_cast<double>(f.value.sllVal);
-      return true;
+      return FieldNumber{static_cast<double>(f.value.sllVal), 0};
     case kValueSignedInt:
-      out = f.value.siVal;
-      return true;
+      return FieldNumber{static_cast<double>(f.value.siVal), 0};
     case kValueUnsignedShort:
-      out = f.value.usVal;
-      modulus = 65536.0;
-      return true;
+      return FieldNumber{static_cast<double>(f.value.usVal), k2To16};
     default:
-      return false;
+      return std::nullopt;
   }
 }
 
@@ -117,8 +112,10 @@ void NvmlSampler::read_fields(Dev& d, DeviceSample& s, int64_t now_ms) {
       d.field_off.set(map[j]);
       continue;
     }
-    double x = 0, modulus = 0;
-    if (f.nvmlReturn != kSuccess || !field_number(f, x, modulus)) continue;
+    if (f.nvmlReturn != kSuccess) continue;
+    const auto number = field_number(f);
+    if (!number) continue;
+    const double x = number->value, modulus = number->modulus;
     if (spec.counter) {
       auto& c = d.pcie[spec.value == V::kPcieTxBytes ? 0 : 1];
       if (!c.seen) {

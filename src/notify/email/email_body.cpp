@@ -6,6 +6,7 @@
 #include <ctime>
 #include <string>
 
+#include "base/byte_escaper.h"
 #include "base/utf8.h"
 #include "notify/email/email.h"
 
@@ -75,41 +76,15 @@ std::string plain(std::string_view s) {
   return v;
 }
 
+// Text for the text/html part: valid UTF-8, escaped, a line break for each
+// LF, CR dropped, other control characters as spaces.
 std::string html_escape(std::string_view s) {
-  std::string v = base::to_valid_utf8(s);
-  std::string out;
-  out.reserve(v.size() + 16);
-  for (char c : v) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      case '\n':
-        out += "<br>\n";
-        break;
-      case '\r':
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          out += ' ';
-        } else {
-          out += c;
-        }
-    }
-  }
-  return out;
+  static const base::ByteEscaper kHtml =
+      base::ByteEscaper{{'&', "&amp;"},  {'<', "&lt;"},    {'>', "&gt;"}, {'"', "&quot;"},
+                        {'\'', "&#39;"}, {'\n', "<br>\n"}, {'\r', ""}}
+          .fill(0x00, 0x1f, " ")
+          .fill(0x7f, 0x7f, " ");
+  return kHtml(base::to_valid_utf8(s));
 }
 
 bool is_http_url(std::string_view u) {
