@@ -17,8 +17,8 @@
 #include "tsdb/head.h"
 #include "ingest/snapshot_sink.h"
 
-using llmon::storage::Label;
-using llmon::storage::Labels;
+using llmon::model::Label;
+using llmon::model::Labels;
 using llmon::storage::SeriesRef;
 using llmon::tsdb::Head;
 using llmon::tsdb::HeadOptions;
@@ -193,7 +193,7 @@ void BM_QueryDecodeAll(benchmark::State& state) {
   int64_t samples = 0;
   for (auto _ : state) {
     auto q = head.querier(kT0, kT0 + state.range(0) * 1000);
-    auto set = (*q)->select(kT0, kT0 + state.range(0) * 1000, {{llmon::storage::Matcher::Type::kRe, "__name__", ".+"}});
+    auto set = (*q)->select(kT0, kT0 + state.range(0) * 1000, {{llmon::model::Matcher::Type::kRe, "__name__", ".+"}});
     while (set->next()) {
       auto it = set->at().iterator();
       while (it->next()) {
@@ -214,7 +214,7 @@ void BM_QueryOneMetric5m(benchmark::State& state) {
   for (auto _ : state) {
     auto q = head.querier(end - 300'000, end);
     auto set =
-        (*q)->select(end - 300'000, end, {{llmon::storage::Matcher::Type::kEq, "__name__", "DCGM_FI_DEV_METRIC_7"}});
+        (*q)->select(end - 300'000, end, {{llmon::model::Matcher::Type::kEq, "__name__", "DCGM_FI_DEV_METRIC_7"}});
     while (set->next()) {
       auto it = set->at().iterator();
       while (it->next()) ++samples;

@@ -36,7 +36,7 @@
 
 #include "tsdb/chunk.h"
 
-using llmon::storage::Sample;
+using llmon::model::Sample;
 using llmon::tsdb::ChunkDecoder;
 using llmon::tsdb::ChunkEncoder;
 namespace fs = std::filesystem;

@@ -27,8 +27,8 @@
 
 namespace {
 
-using llmon::storage::Label;
-using llmon::storage::Labels;
+using llmon::model::Label;
+using llmon::model::Labels;
 
 constexpr int64_t kStep = 15000;
 constexpr int64_t kEnd = 86400000;  // 24 h of data from 0

@@ -51,9 +51,9 @@
 #include "tsdb/db.h"
 #include "tsdb/index.h"
 
-using llmon::storage::Label;
-using llmon::storage::Labels;
-using llmon::storage::Matcher;
+using llmon::model::Label;
+using llmon::model::Labels;
+using llmon::model::Matcher;
 using llmon::storage::SeriesRef;
 namespace fs = std::filesystem;
 

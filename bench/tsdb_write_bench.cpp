@@ -41,8 +41,8 @@
 #include "base/log.h"
 #include "tsdb/db.h"
 
-using llmon::storage::Label;
-using llmon::storage::Labels;
+using llmon::model::Label;
+using llmon::model::Labels;
 using llmon::storage::SeriesRef;
 namespace fs = std::filesystem;
 

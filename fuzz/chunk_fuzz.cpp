@@ -30,8 +30,8 @@ void decode_arbitrary(const uint8_t* data, size_t size) {
 
 // Each 10-byte record: 2 bytes of timestamp step, 8 bytes of value. The top
 // bits of the first byte pick how to read them, to reach every code path.
-std::vector<storage::Sample> series_from(const uint8_t* data, size_t size) {
-  std::vector<storage::Sample> out;
+std::vector<model::Sample> series_from(const uint8_t* data, size_t size) {
+  std::vector<model::Sample> out;
   int64_t t = -1'000'000;
   uint64_t n = 0;
   for (size_t i = 0; i + 10 <= size && out.size() < kMaxChunkSamples; i += 10) {
@@ -74,7 +74,7 @@ std::vector<storage::Sample> series_from(const uint8_t* data, size_t size) {
   return out;
 }
 
-void round_trip(const std::vector<storage::Sample>& samples) {
+void round_trip(const std::vector<model::Sample>& samples) {
   if (samples.empty()) return;
   for (Encoding e : {Encoding::kXor, Encoding::kXorInt}) {
     ChunkEncoder enc(e);

@@ -93,7 +93,7 @@ std::vector<SampleEntry> samples_from(const uint8_t* data, size_t size) {
         v = static_cast<double>(raw & 1);
         break;  // 0/1 gauges
       case 5:
-        v = std::bit_cast<double>(storage::kStaleNaNBits);
+        v = std::bit_cast<double>(model::kStaleNaNBits);
         break;
       case 6:
         v = -static_cast<double>(raw >> (raw & 63)) * 1024;

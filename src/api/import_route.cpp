@@ -123,7 +123,7 @@ void ImportRoute::handle(const http::Request& req, http::Response& res) {
       }
       std::string name = v.substr(0, eq);
       // Repeated names: the last one wins.
-      std::erase_if(io.extra_labels, [&](const storage::Label& l) { return l.name == name; });
+      std::erase_if(io.extra_labels, [&](const model::Label& l) { return l.name == name; });
       io.extra_labels.push_back({std::move(name), v.substr(eq + 1)});
     } else if (k == "timestamp") {
       auto t = base::parse_i64(v);

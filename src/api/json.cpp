@@ -225,7 +225,7 @@ void append_json_string(std::string& out, std::string_view s) {
   go::json::append_quoted(out, s);
 }
 
-void append_labels(std::string& out, const storage::Labels& labels) {
+void append_labels(std::string& out, const model::Labels& labels) {
   out += '{';
   bool first = true;
   for (const auto& l : labels.pairs()) {
@@ -313,7 +313,7 @@ std::string encode_string_array(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string encode_label_sets(const std::vector<storage::Labels>& sets) {
+std::string encode_label_sets(const std::vector<model::Labels>& sets) {
   std::string out = "[";
   for (size_t i = 0; i < sets.size(); ++i) {
     if (i) out += ',';

@@ -38,7 +38,7 @@ void append_go_json_float(std::string& out, double v);
 // encoding/json's string encoding, quotes included.
 void append_json_string(std::string& out, std::string_view s);
 // {"name":"value",...} in label order (sorted by name).
-void append_labels(std::string& out, const storage::Labels& labels);
+void append_labels(std::string& out, const model::Labels& labels);
 
 // {"resultType":"...","result":...} of a query result.
 std::string encode_query_data(const promql::Value& value);
@@ -47,7 +47,7 @@ void append_query_data(std::string& out, const promql::Value& value);
 // ["a","b"]
 std::string encode_string_array(const std::vector<std::string>& items);
 // [{"__name__":"up",...},...]
-std::string encode_label_sets(const std::vector<storage::Labels>& sets);
+std::string encode_label_sets(const std::vector<model::Labels>& sets);
 
 std::string success_envelope(std::string_view data_json, const std::vector<std::string>& warnings = {},
                              const std::vector<std::string>& infos = {});

@@ -16,7 +16,7 @@ namespace llmon::api {
 
 namespace {
 
-using MatcherSets = std::vector<std::vector<storage::Matcher>>;
+using MatcherSets = std::vector<std::vector<model::Matcher>>;
 
 constexpr const char* kTruncated = "results truncated due to limit";
 
@@ -49,9 +49,9 @@ int64_t clamp_time(int64_t t_ms) {
 }
 
 // Every series matching any of the sets in [mint, maxt], sorted and unique.
-Expected<std::vector<storage::Labels>> select_series(storage::Querier& q, int64_t mint, int64_t maxt,
-                                                     const MatcherSets& sets) {
-  std::vector<storage::Labels> out;
+Expected<std::vector<model::Labels>> select_series(storage::Querier& q, int64_t mint, int64_t maxt,
+                                                   const MatcherSets& sets) {
+  std::vector<model::Labels> out;
   for (const auto& set : sets) {
     auto ss = q.select(mint, maxt, set);
     while (ss->next()) out.push_back(ss->at().labels());
@@ -139,7 +139,7 @@ QueryApi::Result QueryApi::series(const api::Form& form) const {
   if (!sets) return failed({promql::ErrorType::kBadData, "invalid parameter \"match[]\": " + sets.error()});
 
   Result r;
-  std::vector<storage::Labels> found;
+  std::vector<model::Labels> found;
   if (start <= end) {
     int64_t mint = clamp_time(start), maxt = clamp_time(end);
     auto q = storage_->querier(mint, maxt);
@@ -164,7 +164,7 @@ QueryApi::Result QueryApi::labels(const api::Form& form) const {
   Result r;
   auto names = label_strings(
       *storage_, p.start, p.end, p.sets, [](storage::Querier& q) { return q.label_names(); },
-      [](const storage::Labels& ls, std::vector<std::string>& out) {
+      [](const model::Labels& ls, std::vector<std::string>& out) {
         for (const auto& l : ls.pairs()) out.push_back(l.name);
       });
   if (!names) return failed(exec_error(names.error()));
@@ -183,7 +183,7 @@ QueryApi::Result QueryApi::label_values(std::string_view name_segment, const api
   Result r;
   auto values = label_strings(
       *storage_, p.start, p.end, p.sets, [&](storage::Querier& q) { return q.label_values(*name); },
-      [&](const storage::Labels& ls, std::vector<std::string>& out) {
+      [&](const model::Labels& ls, std::vector<std::string>& out) {
         if (std::string_view v = ls.get(*name); !v.empty()) out.emplace_back(v);
       });
   if (!values) return failed(exec_error(values.error()));

@@ -235,11 +235,11 @@ int run_dump(const config::Settings& s, const std::vector<std::string>& args, st
   ReadOnlyStore store(err);
   if (!store.open(s, "dump", err)) return 1;
   auto& db = store.db;
-  std::vector<storage::Matcher> ms;
+  std::vector<model::Matcher> ms;
   if (args.empty()) {
-    ms.push_back({storage::Matcher::Type::kRe, "__name__", ".+"});
+    ms.push_back({model::Matcher::Type::kRe, "__name__", ".+"});
   } else {
-    ms.push_back({storage::Matcher::Type::kEq, "__name__", args[0]});
+    ms.push_back({model::Matcher::Type::kEq, "__name__", args[0]});
   }
   auto q = db->querier(INT64_MIN, INT64_MAX);
   if (!q) {
@@ -250,7 +250,7 @@ int run_dump(const config::Settings& s, const std::vector<std::string>& args, st
   std::string line, prefix;
   uint64_t n = 0;
   while (set->next()) {
-    const storage::Labels& l = set->at().labels();
+    const model::Labels& l = set->at().labels();
     prefix = std::string(l.get("__name__"));
     bool first = true;
     for (const auto& p : l.pairs()) {
@@ -265,8 +265,8 @@ int run_dump(const config::Settings& s, const std::vector<std::string>& args, st
     if (!first) prefix += "}";
     auto it = set->at().iterator();
     while (it->next()) {
-      storage::Sample smp = it->at();
-      if (storage::is_stale(smp.v)) continue;
+      model::Sample smp = it->at();
+      if (model::is_stale(smp.v)) continue;
       line = prefix;
       line += ' ';
       exposition::append_value(line, smp.v);

@@ -27,7 +27,7 @@ struct Pending {
 static_assert(sizeof(Pending) == 24);
 
 struct SeriesEntry {
-  const storage::Labels* labels;  // the key in Importer::by_labels_ (nodes do not move)
+  const model::Labels* labels;  // the key in Importer::by_labels_ (nodes do not move)
   storage::SeriesRef ref = 0;
 };
 
@@ -37,7 +37,7 @@ struct TextHash {
 };
 
 struct LabelsHash {
-  size_t operator()(const storage::Labels& l) const { return static_cast<size_t>(l.hash()); }
+  size_t operator()(const model::Labels& l) const { return static_cast<size_t>(l.hash()); }
 };
 
 // "12 samples rejected at commit ..." -> 12 (tsdb::Head's partial commit).
@@ -93,16 +93,16 @@ class Importer {
 
   Expected<uint32_t> series_id(const exposition::TextSample& s) {
     if (auto it = by_text_.find(s.series_text); it != by_text_.end()) return it->second;
-    std::vector<storage::Label> pairs;
+    std::vector<model::Label> pairs;
     pairs.reserve(s.labels.size() + o_.extra_labels.size() + 1);
     pairs.push_back({std::string(kMetricNameLabel), std::string(s.name)});
     for (const auto& l : s.labels) {
       bool replaced = std::any_of(o_.extra_labels.begin(), o_.extra_labels.end(),
-                                  [&](const storage::Label& e) { return e.name == l.name; });
+                                  [&](const model::Label& e) { return e.name == l.name; });
       if (!replaced) pairs.push_back({std::string(l.name), std::string(l.value)});
     }
     for (const auto& e : o_.extra_labels) pairs.push_back(e);
-    auto labels = storage::Labels::make(std::move(pairs));
+    auto labels = model::Labels::make(std::move(pairs));
     if (!labels) return labels.status();
     if (series_.size() >= std::numeric_limits<uint32_t>::max()) return Status::error("too many series in one import");
     auto [it, inserted] = by_labels_.try_emplace(std::move(*labels), static_cast<uint32_t>(series_.size()));
@@ -183,7 +183,7 @@ class Importer {
   size_t window_cap_ = 1;
   ImportStats stats_;
   std::unordered_map<std::string, uint32_t, TextHash, std::equal_to<>> by_text_;
-  std::unordered_map<storage::Labels, uint32_t, LabelsHash> by_labels_;
+  std::unordered_map<model::Labels, uint32_t, LabelsHash> by_labels_;
   std::vector<SeriesEntry> series_;
   std::vector<Pending> window_;
   std::unique_ptr<storage::Appender> app_;
@@ -224,7 +224,7 @@ RejectReason classify_rejection(std::string_view m) {
   return RejectReason::kOther;
 }
 
-Status validate_extra_labels(const std::vector<storage::Label>& labels) {
+Status validate_extra_labels(const std::vector<model::Label>& labels) {
   for (size_t i = 0; i < labels.size(); ++i) {
     const std::string& n = labels[i].name;
     if (!exposition::is_valid_label_name(n))

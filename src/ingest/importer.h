@@ -35,7 +35,7 @@ struct ImportOptions {
   int64_t now_ms = 0;
   // Added to every series; they replace a label of the same name from the text
   // (an empty value removes it). Names must be valid Prometheus label names.
-  std::vector<storage::Label> extra_labels;
+  std::vector<model::Label> extra_labels;
   // Appends per Appender commit. 100 000 samples: 2.4 MB of buffered appends
   // in the head (24 B each) and one WAL record of ~220 KB (2.2 B/sample,
   // docs/architecture.md); small enough to bound the storage's memory, large
@@ -85,7 +85,7 @@ RejectReason classify_rejection(std::string_view message);
 
 // Validates extra label names (Prometheus rules; "__name__" is refused: it
 // would rename every series). Error names the offending label.
-Status validate_extra_labels(const std::vector<storage::Label>& labels);
+Status validate_extra_labels(const std::vector<model::Label>& labels);
 
 // Imports `text` into `storage`. Fails only on invalid options; everything
 // about the input or the storage's answers is in the stats.

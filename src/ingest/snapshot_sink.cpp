@@ -42,13 +42,13 @@ SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::S
   if (it != entries_.end()) return &it->second;
   Entry e;
   e.key = key_buf_;
-  std::vector<storage::Label> pairs;
+  std::vector<model::Label> pairs;
   pairs.reserve(f.label_names.size() + 1);
   pairs.push_back({"__name__", f.name});
   for (size_t i = 0; i < f.label_names.size(); ++i) {
     pairs.push_back({f.label_names[i], i < s.label_values.size() ? s.label_values[i] : std::string()});
   }
-  auto labels = storage::Labels::make(std::move(pairs));
+  auto labels = model::Labels::make(std::move(pairs));
   labels_built_.fetch_add(1, std::memory_order_relaxed);
   if (labels) {
     e.labels = std::move(*labels);
@@ -97,7 +97,7 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
   for (Entry* e : live_) {
     if (e->last_seen == cycle_) continue;
     if (e->valid) {
-      auto r = app->append(e->ref, e->labels, t, storage::stale_nan());
+      auto r = app->append(e->ref, e->labels, t, model::stale_nan());
       if (r) {
         ++ok;
         ++stale;

@@ -9,7 +9,7 @@
 // steady-state cycle (same families and series in the same order) builds no
 // Labels and allocates nothing but the appender's buffers. A series present
 // in the previous cycle and absent now gets a staleness marker
-// (storage::stale_nan()) at the new cycle's timestamp, then is forgotten.
+// (model::stale_nan()) at the new cycle's timestamp, then is forgotten.
 // One thread (the collection cycle); stats() may be read from any thread.
 #pragma once
 
@@ -49,7 +49,7 @@ class SnapshotSink final : public collector::SampleSink {
  private:
   struct Entry {
     std::string key;  // name \xff (label name \xfe value \xff)*
-    storage::Labels labels;
+    model::Labels labels;
     storage::SeriesRef ref = 0;
     uint64_t last_seen = 0;  // cycle number
     bool valid = true;

@@ -77,7 +77,7 @@ struct StringLiteral {
 // parser does); `name` is that leading name ("" when the selector has none).
 struct VectorSelector {
   std::string name;
-  std::vector<storage::Matcher> matchers;
+  std::vector<model::Matcher> matchers;
   int64_t offset_ms = 0;  // may be negative
   AtModifier at;
 };

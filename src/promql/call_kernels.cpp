@@ -105,12 +105,12 @@ EvalValue over_buckets(CallScope& s, bool fraction) {
       ub = std::numeric_limits<double>::infinity();
     else if (end == les.c_str() || *end != '\0')
       continue;
-    std::vector<storage::Label> pairs;
+    std::vector<model::Label> pairs;
     for (const auto& p : v.series[k].labels.pairs())
       if (p.name != "le" && p.name != "__name__") pairs.push_back(p);
-    member[k] = {index.add(*storage::Labels::make(std::move(pairs))), ub};
+    member[k] = {index.add(*model::Labels::make(std::move(pairs))), ub};
   }
-  const std::vector<storage::Labels> groups = index.take();
+  const std::vector<model::Labels> groups = index.take();
   for (const auto& g : groups) out.series.push_back(empty_step_series(g, n));
   std::vector<std::vector<Bucket>> buckets(groups.size());
   for (size_t i = 0; i < n; ++i) {
@@ -132,7 +132,7 @@ EvalValue over_buckets(CallScope& s, bool fraction) {
 
 }  // namespace
 
-storage::Labels absent_labels(const Expr& arg) {
+model::Labels absent_labels(const Expr& arg) {
   const Expr& e = arg;
   const VectorSelector* vs = std::get_if<VectorSelector>(&e.node);
   if (const auto* ms = std::get_if<MatrixSelector>(&e.node)) vs = std::get_if<VectorSelector>(&ms->selector->node);
@@ -141,16 +141,16 @@ storage::Labels absent_labels(const Expr& arg) {
   std::map<std::string, bool> has;
   for (const auto& m : vs->matchers) {
     if (m.name == "__name__") continue;
-    if (m.type == storage::Matcher::Type::kEq && !has[m.name]) {
+    if (m.type == model::Matcher::Type::kEq && !has[m.name]) {
       out[m.name] = m.value;
       has[m.name] = true;
     } else {
       out.erase(m.name);
     }
   }
-  std::vector<storage::Label> pairs;
+  std::vector<model::Label> pairs;
   for (auto& [k, v] : out) pairs.push_back({k, v});
-  return *storage::Labels::make(std::move(pairs));
+  return *model::Labels::make(std::move(pairs));
 }
 
 EvalValue call_time(CallScope& s) {

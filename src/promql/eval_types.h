@@ -32,7 +32,7 @@ struct EvalError {
 };
 
 struct StepSeries {
-  storage::Labels labels;
+  model::Labels labels;
   std::vector<double> v;     // size = number of steps
   std::vector<uint8_t> has;  // 1 where v is present
 };
@@ -40,8 +40,8 @@ struct StepSeries {
 // The samples of one series for a range vector, sorted by time, stale
 // markers removed.
 struct RawSeries {
-  storage::Labels labels;
-  std::vector<storage::Sample> samples;
+  model::Labels labels;
+  std::vector<model::Sample> samples;
 };
 
 struct EvalValue {

@@ -13,7 +13,7 @@
 
 namespace llmon::promql::detail {
 
-size_t LabelSetIndex::add(storage::Labels labels) {
+size_t LabelSetIndex::add(model::Labels labels) {
   auto& cands = by_hash_[labels.hash()];
   for (size_t c : cands)
     if (sets_[c] == labels) return c;
@@ -22,8 +22,8 @@ size_t LabelSetIndex::add(storage::Labels labels) {
   return sets_.size() - 1;
 }
 
-std::vector<storage::Labels> LabelSetIndex::take() {
-  std::vector<storage::Labels> out = std::move(sets_);
+std::vector<model::Labels> LabelSetIndex::take() {
+  std::vector<model::Labels> out = std::move(sets_);
   sets_.clear();
   by_hash_.clear();
   return out;
@@ -35,16 +35,16 @@ const Expr& unwrap_parens(const Expr& e) {
   return *p;
 }
 
-storage::Labels drop_metric_name(const storage::Labels& labels) {
+model::Labels drop_metric_name(const model::Labels& labels) {
   if (labels.get("__name__").empty()) return labels;
-  std::vector<storage::Label> pairs;
+  std::vector<model::Label> pairs;
   pairs.reserve(labels.size());
   for (const auto& l : labels.pairs())
     if (l.name != "__name__") pairs.push_back(l);
-  return *storage::Labels::make(std::move(pairs));
+  return *model::Labels::make(std::move(pairs));
 }
 
-StepSeries empty_step_series(storage::Labels labels, size_t n) {
+StepSeries empty_step_series(model::Labels labels, size_t n) {
   StepSeries s;
   s.labels = std::move(labels);
   s.v.assign(n, 0);
@@ -116,7 +116,7 @@ namespace {
 
 // Compiled matchers for filtering what the store returns (the store matches
 // regexes itself too; this guards against a store that only narrows).
-bool read_series(const storage::Series& s, int64_t mint, int64_t maxt, std::vector<storage::Sample>& out, Status& err) {
+bool read_series(const storage::Series& s, int64_t mint, int64_t maxt, std::vector<model::Sample>& out, Status& err) {
   out.clear();
   auto it = s.iterator();
   if (!it->seek(mint)) {
@@ -130,7 +130,7 @@ bool read_series(const storage::Series& s, int64_t mint, int64_t maxt, std::vect
 
 }  // namespace
 
-void Evaluator::for_each_selected(const std::vector<storage::Matcher>& matchers, int64_t mint, int64_t maxt,
+void Evaluator::for_each_selected(const std::vector<model::Matcher>& matchers, int64_t mint, int64_t maxt,
                                   const std::function<void(RawSeries&)>& fn) {
   auto set = ctx_.querier->select(mint, maxt, matchers);
   RawSeries rs;
@@ -141,7 +141,7 @@ void Evaluator::for_each_selected(const std::vector<storage::Matcher>& matchers,
       throw EvalError{ErrorType::kExecution, "reading " + s.labels().to_string() + ": " + err.message()};
     if (ctx_.stats) ctx_.stats->samples_loaded += static_cast<int64_t>(rs.samples.size());
     check_deadline();
-    std::erase_if(rs.samples, [](const storage::Sample& x) { return storage::is_stale(x.v); });
+    std::erase_if(rs.samples, [](const model::Sample& x) { return model::is_stale(x.v); });
     if (rs.samples.empty()) continue;
     rs.labels = s.labels();
     fn(rs);
@@ -191,7 +191,7 @@ EvalValue Evaluator::eval_vector_selector(const VectorSelector& vs, bool sample_
   int64_t r0 = ref_time(0, vs.offset_ms, vs.at), r1 = ref_time(steps_ - 1, vs.offset_ms, vs.at);
   int64_t mint = std::min(r0, r1) - ctx_.lookback_ms, maxt = std::max(r0, r1);
   auto set = ctx_.querier->select(mint, maxt, vs.matchers);
-  std::vector<storage::Sample> buf;
+  std::vector<model::Sample> buf;
   while (set->next()) {
     const auto& s = set->at();
     Status err;
@@ -211,7 +211,7 @@ EvalValue Evaluator::eval_vector_selector(const VectorSelector& vs, bool sample_
       if (j == 0) continue;
       const auto& smp = buf[j - 1];
       bool in_window = ctx_.left_open ? smp.t_ms > r - ctx_.lookback_ms : smp.t_ms >= r - ctx_.lookback_ms;
-      if (!in_window || storage::is_stale(smp.v)) continue;
+      if (!in_window || model::is_stale(smp.v)) continue;
       ss.has[i] = 1;
       ss.v[i] = sample_time_values ? static_cast<double>(smp.t_ms) / 1000.0 : smp.v;
       ++present;

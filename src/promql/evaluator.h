@@ -74,7 +74,7 @@ class Evaluator {
   int64_t at_time(const AtModifier& at) const;
   // Reads the matching series one at a time, stale markers removed, and
   // calls `fn` for each one with samples (memory: one series).
-  void for_each_selected(const std::vector<storage::Matcher>& matchers, int64_t mint, int64_t maxt,
+  void for_each_selected(const std::vector<model::Matcher>& matchers, int64_t mint, int64_t maxt,
                          const std::function<void(RawSeries&)>& fn);
   // Range functions (evaluator_range.cpp): applies the function's window
   // kernel to each series' window at each step. The range argument is
@@ -101,21 +101,21 @@ class Evaluator {
 class LabelSetIndex {
  public:
   // The index of `labels`, appended when not seen before.
-  size_t add(storage::Labels labels);
+  size_t add(model::Labels labels);
   // The label sets by index; the index is empty afterwards.
-  std::vector<storage::Labels> take();
+  std::vector<model::Labels> take();
 
  private:
-  std::vector<storage::Labels> sets_;
+  std::vector<model::Labels> sets_;
   std::unordered_map<uint64_t, std::vector<size_t>> by_hash_;
 };
 
 // `e` without the parentheses around it.
 const Expr& unwrap_parens(const Expr& e);
 // `labels` without __name__.
-storage::Labels drop_metric_name(const storage::Labels& labels);
+model::Labels drop_metric_name(const model::Labels& labels);
 // A fresh StepSeries of n absent steps.
-StepSeries empty_step_series(storage::Labels labels, size_t n);
+StepSeries empty_step_series(model::Labels labels, size_t n);
 // Moves the series with a value at some step into `out`, in order.
 void append_nonempty(std::vector<StepSeries>& from, std::vector<StepSeries>& out);
 // Removes the series with no value at any step.

@@ -20,13 +20,13 @@ bool listed(const std::vector<std::string>& v, std::string_view s) {
   return std::find(v.begin(), v.end(), s) != v.end();
 }
 
-storage::Labels group_labels(const storage::Labels& l, const AggregateExpr& a) {
-  std::vector<storage::Label> out;
+model::Labels group_labels(const model::Labels& l, const AggregateExpr& a) {
+  std::vector<model::Label> out;
   for (const auto& p : l.pairs()) {
     bool in = listed(a.grouping, p.name);
     if (a.without ? (!in && p.name != "__name__") : in) out.push_back(p);
   }
-  return *storage::Labels::make(std::move(out));
+  return *model::Labels::make(std::move(out));
 }
 
 // strconv.FormatFloat(v, 'f', -1, 64).
@@ -92,7 +92,7 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
   std::vector<size_t> group_of(in.series.size());
   LabelSetIndex index;
   for (size_t k = 0; k < in.series.size(); ++k) group_of[k] = index.add(group_labels(in.series[k].labels, a));
-  const std::vector<storage::Labels> groups = index.take();
+  const std::vector<model::Labels> groups = index.take();
 
   const bool selects =
       a.op == AggOp::kTopk || a.op == AggOp::kBottomk || a.op == AggOp::kLimitk || a.op == AggOp::kLimitRatio;
@@ -168,12 +168,12 @@ EvalValue Evaluator::eval_aggregate(const AggregateExpr& a) {
       for (auto& [key, c] : counts) {
         auto it = out_of.find(key);
         if (it == out_of.end()) {
-          std::vector<storage::Label> pairs;
+          std::vector<model::Label> pairs;
           for (const auto& p : groups[key.first].pairs())
             if (p.name != count_label) pairs.push_back(p);
           pairs.push_back({count_label, key.second});
           it = out_of.emplace(key, out.series.size()).first;
-          out.series.push_back(empty_step_series(*storage::Labels::make(std::move(pairs)), n));
+          out.series.push_back(empty_step_series(*model::Labels::make(std::move(pairs)), n));
         }
         out.series[it->second].has[i] = 1;
         out.series[it->second].v[i] = c;

@@ -71,18 +71,18 @@ bool contains(const std::vector<std::string>& v, std::string_view s) {
 
 // The labels a series is matched on: `on` keeps only the listed ones;
 // `ignoring` (or nothing) drops the listed ones and __name__.
-storage::Labels match_labels(const storage::Labels& l, const VectorMatching& m) {
-  std::vector<storage::Label> out;
+model::Labels match_labels(const model::Labels& l, const VectorMatching& m) {
+  std::vector<model::Label> out;
   for (const auto& p : l.pairs()) {
     bool listed = contains(m.labels, p.name);
     if (m.on ? listed : (!listed && p.name != "__name__")) out.push_back(p);
   }
-  return *storage::Labels::make(std::move(out));
+  return *model::Labels::make(std::move(out));
 }
 
-std::string signature(const storage::Labels& l, const VectorMatching& m) {
+std::string signature(const model::Labels& l, const VectorMatching& m) {
   std::string sig;
-  storage::Labels ml = match_labels(l, m);
+  model::Labels ml = match_labels(l, m);
   for (const auto& p : ml.pairs()) {
     sig += p.name;
     sig += '\xff';
@@ -98,9 +98,9 @@ struct SigTable {
   int id(const std::string& s) { return ids.emplace(s, static_cast<int>(ids.size())).first->second; }
 };
 
-storage::Labels result_metric(const storage::Labels& lhs, const storage::Labels& rhs, BinOp op, const VectorMatching& m,
-                              bool return_bool) {
-  std::vector<storage::Label> out;
+model::Labels result_metric(const model::Labels& lhs, const model::Labels& rhs, BinOp op, const VectorMatching& m,
+                            bool return_bool) {
+  std::vector<model::Label> out;
   for (const auto& p : lhs.pairs()) {
     if (p.name == "__name__" && (drops_metric_name(op) || return_bool)) continue;
     if (m.card == VectorMatching::Card::kOneToOne) {
@@ -114,7 +114,7 @@ storage::Labels result_metric(const storage::Labels& lhs, const storage::Labels&
     auto v = rhs.get(name);
     if (!v.empty()) out.push_back({name, std::string(v)});
   }
-  return *storage::Labels::make(std::move(out));
+  return *model::Labels::make(std::move(out));
 }
 
 }  // namespace
@@ -274,7 +274,7 @@ EvalValue Evaluator::eval_binary(const BinaryExpr& b) {
       if (it != out_of_pair.end()) {
         oi = it->second;
       } else {
-        storage::Labels lab = result_metric(many.series[k].labels, one.series[ok].labels, b.op, m, b.return_bool);
+        model::Labels lab = result_metric(many.series[k].labels, one.series[ok].labels, b.op, m, b.return_bool);
         auto& cands = out_by_hash[lab.hash()];
         oi = out.series.size();
         for (size_t c : cands)

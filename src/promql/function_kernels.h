@@ -49,7 +49,7 @@ struct RangeWindow {
   // counter_resets functions only: the series' samples, and the indexes k of
   // the resets inside the window (samples[k].v < samples[k-1].v, with k-1
   // in the window too), in time order.
-  const storage::Sample* series = nullptr;
+  const model::Sample* series = nullptr;
   std::span<const uint32_t> resets;
 };
 
@@ -100,7 +100,7 @@ class CallScope {
 // (Prometheus's createLabelsForAbsentFunction): the equality matchers of the
 // selector `arg` (a vector or range selector), except __name__ and labels
 // matched twice; none for any other expression.
-storage::Labels absent_labels(const Expr& arg);
+model::Labels absent_labels(const Expr& arg);
 
 // Window kernels. window_of<f>: f(samples) for f of one window's samples.
 template <auto F>

@@ -77,7 +77,7 @@ struct FunctionImpl {
   using WindowKernel = std::optional<double> (*)(const detail::RangeWindow&);
   // Up to kLanes windows (range_functions.h) at once, results bit for bit the
   // one-window function's.
-  using LanesKernel = void (*)(std::span<const std::span<const storage::Sample>> windows, double* out);
+  using LanesKernel = void (*)(std::span<const std::span<const model::Sample>> windows, double* out);
   using SampleKernel = std::optional<double> (*)(double value, const detail::StepScalars& params);
   using CallKernel = detail::EvalValue (*)(detail::CallScope&);
 

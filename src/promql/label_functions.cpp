@@ -98,14 +98,14 @@ std::vector<Segment> parse_template(std::string_view t) {
 }
 
 // Rebuilds `in` with dst set to `value` (removed when value is empty).
-storage::Labels with_label(const storage::Labels& in, std::string_view dst, std::string value) {
-  std::vector<storage::Label> pairs;
+model::Labels with_label(const model::Labels& in, std::string_view dst, std::string value) {
+  std::vector<model::Label> pairs;
   pairs.reserve(in.size() + 1);
   for (const auto& l : in.pairs()) {
     if (l.name != dst) pairs.push_back(l);
   }
   if (!value.empty()) pairs.push_back({std::string(dst), std::move(value)});
-  auto out = storage::Labels::make(std::move(pairs));
+  auto out = model::Labels::make(std::move(pairs));
   // Cannot fail: names come from a valid label set plus a checked dst.
   return out ? std::move(*out) : in;
 }
@@ -133,7 +133,7 @@ Expected<LabelReplacer> LabelReplacer::make(std::string_view dst, std::string_vi
   return r;
 }
 
-storage::Labels LabelReplacer::apply(const storage::Labels& in) const {
+model::Labels LabelReplacer::apply(const model::Labels& in) const {
   const std::string_view value = in.get(src_);
   const int ngroups = 1 + re_->NumberOfCapturingGroups();
   std::vector<re2::StringPiece> groups(static_cast<size_t>(ngroups));
@@ -161,15 +161,15 @@ storage::Labels LabelReplacer::apply(const storage::Labels& in) const {
   return with_label(in, dst_, std::move(out));
 }
 
-Expected<storage::Labels> label_replace(const storage::Labels& in, std::string_view dst, std::string_view replacement,
-                                        std::string_view src, std::string_view regex) {
+Expected<model::Labels> label_replace(const model::Labels& in, std::string_view dst, std::string_view replacement,
+                                      std::string_view src, std::string_view regex) {
   auto r = LabelReplacer::make(dst, replacement, src, regex);
   if (!r) return r.status();
   return r->apply(in);
 }
 
-Expected<storage::Labels> label_join(const storage::Labels& in, std::string_view dst, std::string_view sep,
-                                     const std::vector<std::string>& srcs) {
+Expected<model::Labels> label_join(const model::Labels& in, std::string_view dst, std::string_view sep,
+                                   const std::vector<std::string>& srcs) {
   for (const auto& s : srcs) {
     if (!is_valid_label_name(s)) return Status::error("invalid source label name in label_join(): " + s);
   }
@@ -184,13 +184,13 @@ Expected<storage::Labels> label_join(const storage::Labels& in, std::string_view
   return with_label(in, dst, std::move(joined));
 }
 
-Expected<LabelMatcher> LabelMatcher::make(const storage::Matcher& m) {
+Expected<LabelMatcher> LabelMatcher::make(const model::Matcher& m) {
   LabelMatcher out;
   out.m_ = m;
-  if (m.type == storage::Matcher::Type::kRe || m.type == storage::Matcher::Type::kNre) {
+  if (m.type == model::Matcher::Type::kRe || m.type == model::Matcher::Type::kNre) {
     auto re = compile_anchored(m.value);
     if (!re->ok()) {
-      const char* op = m.type == storage::Matcher::Type::kRe ? "=~" : "!~";
+      const char* op = m.type == model::Matcher::Type::kRe ? "=~" : "!~";
       return Status::error("invalid regular expression in matcher " + m.name + op + "\"" + m.value +
                            "\": " + re->error());
     }
@@ -208,12 +208,12 @@ Expected<LabelMatcher> LabelMatcher::make(const storage::Matcher& m) {
 
 bool LabelMatcher::matches(std::string_view value) const {
   switch (m_.type) {
-    case storage::Matcher::Type::kEq:
+    case model::Matcher::Type::kEq:
       return value == m_.value;
-    case storage::Matcher::Type::kNeq:
+    case model::Matcher::Type::kNeq:
       return value != m_.value;
-    case storage::Matcher::Type::kRe:
-    case storage::Matcher::Type::kNre: {
+    case model::Matcher::Type::kRe:
+    case model::Matcher::Type::kNre: {
       bool hit;
       switch (fast_) {
         case Fast::kLiteral:
@@ -229,7 +229,7 @@ bool LabelMatcher::matches(std::string_view value) const {
           hit = RE2::FullMatch(value, *re_);
           break;
       }
-      return m_.type == storage::Matcher::Type::kRe ? hit : !hit;
+      return m_.type == model::Matcher::Type::kRe ? hit : !hit;
     }
   }
   return false;

@@ -47,7 +47,7 @@ class LabelReplacer {
   // digits and '_', so "$1x" is group "1x"; unknown or unmatched groups
   // expand to ""; a '$' not followed by a name stays literal). An empty
   // result removes `dst`. No match: the labels are returned unchanged.
-  storage::Labels apply(const storage::Labels& in) const;
+  model::Labels apply(const model::Labels& in) const;
 
  private:
   struct Segment {
@@ -62,15 +62,15 @@ class LabelReplacer {
 };
 
 // One-shot form of LabelReplacer (compiles the regex on every call).
-Expected<storage::Labels> label_replace(const storage::Labels& in, std::string_view dst, std::string_view replacement,
-                                        std::string_view src, std::string_view regex);
+Expected<model::Labels> label_replace(const model::Labels& in, std::string_view dst, std::string_view replacement,
+                                      std::string_view src, std::string_view regex);
 
 // label_join(v, dst, sep, src...): dst = the values of srcs ("" for absent
 // ones) joined by sep; an empty result removes dst. Errors, in Prometheus's
 // order: "invalid source label name in label_join(): <src>", then
 // "invalid destination label name in label_join(): <dst>".
-Expected<storage::Labels> label_join(const storage::Labels& in, std::string_view dst, std::string_view sep,
-                                     const std::vector<std::string>& srcs);
+Expected<model::Labels> label_join(const model::Labels& in, std::string_view dst, std::string_view sep,
+                                   const std::vector<std::string>& srcs);
 
 // A selector matcher (=, !=, =~, !~) compiled for repeated use. The value of
 // an absent label is "" (Labels::get), so `{a=~"x|"}` and `{a!="x"}` also
@@ -80,13 +80,13 @@ Expected<storage::Labels> label_join(const storage::Labels& in, std::string_view
 // reason>" (!~ likewise).
 class LabelMatcher {
  public:
-  static Expected<LabelMatcher> make(const storage::Matcher& m);
+  static Expected<LabelMatcher> make(const model::Matcher& m);
   bool matches(std::string_view value) const;
-  const storage::Matcher& matcher() const { return m_; }
+  const model::Matcher& matcher() const { return m_; }
 
  private:
   enum class Fast { kNone, kLiteral, kDotStar, kDotPlus };
-  storage::Matcher m_;
+  model::Matcher m_;
   std::shared_ptr<const re2::RE2> re_;
   Fast fast_ = Fast::kNone;
 };

@@ -45,8 +45,8 @@ std::string regex_error(std::string_view value) {
   return go::regexp_error(re.error_code(), re.error_arg());
 }
 
-bool matches_empty(const storage::Matcher& m) {
-  using T = storage::Matcher::Type;
+bool matches_empty(const model::Matcher& m) {
+  using T = model::Matcher::Type;
   switch (m.type) {
     case T::kEq:
       return m.value.empty();

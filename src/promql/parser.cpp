@@ -107,7 +107,7 @@ class Parser {
   ExprPtr primary();
   ExprPtr postfix(ExprPtr e);
   ExprPtr vector_selector(const Token* name);
-  void label_matchers(std::vector<storage::Matcher>& out);
+  void label_matchers(std::vector<model::Matcher>& out);
   ExprPtr function_call();
   ExprPtr aggregate();
   std::vector<ExprPtr> call_args();
@@ -248,13 +248,13 @@ ExprPtr Parser::vector_selector(const Token* name) {
   int start = name ? name->pos : peek().pos;
   if (name) {
     vs.name = std::string(name->text);
-    vs.matchers.push_back({storage::Matcher::Type::kEq, "__name__", vs.name});
+    vs.matchers.push_back({model::Matcher::Type::kEq, "__name__", vs.name});
   }
   if (peek().kind == Tok::kLeftBrace) label_matchers(vs.matchers);
   return make(std::move(vs), start, last_end_);
 }
 
-void Parser::label_matchers(std::vector<storage::Matcher>& out) {
+void Parser::label_matchers(std::vector<model::Matcher>& out) {
   take();  // '{'
   if (peek().kind == Tok::kRightBrace) {
     take();
@@ -264,20 +264,20 @@ void Parser::label_matchers(std::vector<storage::Matcher>& out) {
     const Token& label = peek();
     if (label.kind != Tok::kIdentifier) unexpected(label, "label matching", "identifier or \"}\"");
     Token name = take();
-    storage::Matcher m;
+    model::Matcher m;
     m.name = std::string(name.text);
     switch (peek().kind) {
       case Tok::kAssign:
-        m.type = storage::Matcher::Type::kEq;
+        m.type = model::Matcher::Type::kEq;
         break;
       case Tok::kNeq:
-        m.type = storage::Matcher::Type::kNeq;
+        m.type = model::Matcher::Type::kNeq;
         break;
       case Tok::kEqlRegex:
-        m.type = storage::Matcher::Type::kRe;
+        m.type = model::Matcher::Type::kRe;
         break;
       case Tok::kNeqRegex:
-        m.type = storage::Matcher::Type::kNre;
+        m.type = model::Matcher::Type::kNre;
         break;
       default:
         unexpected(peek(), "label matching", "label matching operator");
@@ -288,7 +288,7 @@ void Parser::label_matchers(std::vector<storage::Matcher>& out) {
     auto v = go::unquote_prometheus(value.text);
     if (!v) fail(value.pos, "error unquoting string " + go::quote(value.text) + ": " + v.error());
     m.value = std::move(*v);
-    if (m.type == storage::Matcher::Type::kRe || m.type == storage::Matcher::Type::kNre) {
+    if (m.type == model::Matcher::Type::kRe || m.type == model::Matcher::Type::kNre) {
       std::string err = internal::regex_error(m.value);
       if (!err.empty()) fail(name.pos, std::move(err));
     }

@@ -28,7 +28,7 @@ void check_ast(Expr& e, std::string_view query);
 // or "" when it compiles.
 std::string regex_error(std::string_view value);
 // labels.Matcher.Matches("").
-bool matches_empty(const storage::Matcher& m);
+bool matches_empty(const model::Matcher& m);
 
 // Grammar tables (parser_tokens.cpp). Binary operator precedence, higher
 // binds tighter (or 1, and/unless 2, comparisons 3, + - 4, * / % atan2 5,

@@ -32,15 +32,15 @@ void append_label_list(std::string& out, const std::vector<std::string>& labels)
   out += ')';
 }
 
-std::string_view matcher_op(storage::Matcher::Type t) {
+std::string_view matcher_op(model::Matcher::Type t) {
   switch (t) {
-    case storage::Matcher::Type::kEq:
+    case model::Matcher::Type::kEq:
       return "=";
-    case storage::Matcher::Type::kNeq:
+    case model::Matcher::Type::kNeq:
       return "!=";
-    case storage::Matcher::Type::kRe:
+    case model::Matcher::Type::kRe:
       return "=~";
-    case storage::Matcher::Type::kNre:
+    case model::Matcher::Type::kNre:
       return "!~";
   }
   return "=";
@@ -67,8 +67,7 @@ void append_at_offset(std::string& out, const AtModifier& at, int64_t offset_ms)
 void append_selector(std::string& out, const VectorSelector& vs, bool modifiers) {
   std::vector<std::string> parts;
   for (const auto& m : vs.matchers) {
-    if (m.name == "__name__" && m.type == storage::Matcher::Type::kEq && m.value == vs.name && !m.value.empty())
-      continue;
+    if (m.name == "__name__" && m.type == model::Matcher::Type::kEq && m.value == vs.name && !m.value.empty()) continue;
     std::string s;
     if (model::is_valid_label_name(m.name)) {
       s = m.name;

@@ -173,7 +173,7 @@ namespace {
 // bounds checks, the rest lane by lane. Unused lanes are empty.
 template <class Step>
 void for_each_lane_sample(std::span<const SampleSpan> windows, Step step) {
-  const storage::Sample* p[kLanes] = {};
+  const model::Sample* p[kLanes] = {};
   size_t len[kLanes] = {};
   size_t common = SIZE_MAX, longest = 0;
   for (size_t l = 0; l < kLanes; ++l) {

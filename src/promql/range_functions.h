@@ -27,7 +27,7 @@
 
 namespace llmon::promql {
 
-using SampleSpan = std::span<const storage::Sample>;
+using SampleSpan = std::span<const model::Sample>;
 
 // rate (counter, per second), increase (counter), delta (gauge): Prometheus's
 // extrapolatedRate. Fewer than 2 samples: nullopt. Counter resets (a value

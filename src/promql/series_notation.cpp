@@ -178,7 +178,7 @@ Status parse_item(std::string_view s, size_t begin, size_t end, std::vector<Sequ
   size_t vend = i;
   if (is_alpha(item[i]) && base::iequals(item.substr(i, scan_word(item, i) - i), "stale")) {
     vend = scan_word(item, i);
-    start = storage::stale_nan();
+    start = model::stale_nan();
   } else if (item[i] == '+' || item[i] == '-') {
     if (Status st = parse_unsigned(item, i + 1, vend, start); !st) return st;
     if (item[i] == '-') start = -start;
@@ -354,8 +354,8 @@ void skip_spaces(std::string_view s, size_t& i) {
 }
 
 // Descriptor at s[i]; `i` ends right after it.
-Status parse_descriptor(std::string_view s, size_t& i, storage::Labels& labels) {
-  std::vector<storage::Label> pairs;
+Status parse_descriptor(std::string_view s, size_t& i, model::Labels& labels) {
+  std::vector<model::Label> pairs;
   const size_t begin = i;
   std::string name;
   if (i < s.size() && (is_alpha(s[i]) || s[i] == ':')) {
@@ -421,7 +421,7 @@ Status parse_descriptor(std::string_view s, size_t& i, storage::Labels& labels) 
   }
   if (i == begin) return error_at(i, "expected a metric name or \"{\"");
   if (!name.empty()) pairs.insert(pairs.begin(), {"__name__", name});
-  auto made = storage::Labels::make(std::move(pairs));
+  auto made = model::Labels::make(std::move(pairs));
   if (!made) return error_at(begin, made.error());
   labels = std::move(*made);
   return Status::ok();
@@ -435,10 +435,10 @@ Expected<std::vector<SequenceValue>> parse_series_values(std::string_view text) 
   return out;
 }
 
-Expected<storage::Labels> parse_series_labels(std::string_view text) {
+Expected<model::Labels> parse_series_labels(std::string_view text) {
   size_t i = 0;
   skip_spaces(text, i);
-  storage::Labels labels;
+  model::Labels labels;
   if (Status st = parse_descriptor(text, i, labels); !st) return st;
   skip_spaces(text, i);
   if (i != text.size()) return error_at(i, "unexpected " + quote(text.substr(i)) + " after the series descriptor");

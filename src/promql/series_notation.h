@@ -14,7 +14,7 @@
 //   _          one missing point;  _xN: N missing points
 // Numbers are decimal (digits, fraction, exponent) or octal with a leading 0
 // ("010" is 8); hexadecimal is NOT accepted here because `0x3` means "0
-// repeated", exactly as in Prometheus. `stale` is storage::stale_nan().
+// repeated", exactly as in Prometheus. `stale` is model::stale_nan().
 //
 // Errors name the 1-based byte column within the text given ("column 7: ..."),
 // so callers prefix "file:line:". Expansion is capped (kMaxSeriesValues) so a
@@ -37,11 +37,11 @@ inline constexpr size_t kMaxSeriesValues = 1'000'000;
 // One position of an expanded sequence: a value or a gap (`_`).
 struct SequenceValue {
   bool omitted = false;
-  double value = 0;  // bit-exact; `stale` is storage::stale_nan()
+  double value = 0;  // bit-exact; `stale` is model::stale_nan()
 };
 
 struct SeriesDescription {
-  storage::Labels labels;
+  model::Labels labels;
   std::vector<SequenceValue> values;
 };
 
@@ -50,7 +50,7 @@ Expected<std::vector<SequenceValue>> parse_series_values(std::string_view text);
 
 // The descriptor alone: `metric`, `metric{a="b"}`, `{__name__="m", a="b"}`,
 // `{"utf8.name", "a.b"="c"}`. Surrounding whitespace is ignored.
-Expected<storage::Labels> parse_series_labels(std::string_view text);
+Expected<model::Labels> parse_series_labels(std::string_view text);
 
 // A whole line: descriptor, then whitespace, then values (possibly none).
 Expected<SeriesDescription> parse_series_description(std::string_view line);

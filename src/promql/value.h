@@ -8,12 +8,13 @@
 #include <variant>
 #include <vector>
 
-#include "storage/storage.h"
+#include "model/labels.h"
+#include "model/sample.h"
 
 namespace llmon::promql {
 
-using storage::Labels;
-using storage::Sample;
+using model::Labels;
+using model::Sample;
 
 struct Scalar {
   int64_t t_ms = 0;

@@ -41,7 +41,7 @@ AlertingRule::AlertingRule(const RuleSpec& spec, const StringPairs& group_labels
 
 namespace {
 
-std::map<std::string, std::string> to_map(const storage::Labels& l) {
+std::map<std::string, std::string> to_map(const model::Labels& l) {
   std::map<std::string, std::string> m;
   for (const auto& p : l.pairs()) m[p.name] = p.value;
   return m;
@@ -73,7 +73,7 @@ Expected<promql::Vector> AlertingRule::eval(const EvalContext& ctx) {
   static const std::map<std::string, std::string> kNoLabels;
   const auto& ext_labels = ctx.external_labels ? *ctx.external_labels : kNoLabels;
 
-  std::map<storage::Labels, Alert> fresh;
+  std::map<model::Labels, Alert> fresh;
   for (const auto& smpl : *res) {
     tmpl::Value data =
         tmpl::alert_template_data(to_map(smpl.labels), ext_labels, std::string(ctx.external_url), smpl.v);
@@ -96,7 +96,7 @@ Expected<promql::Vector> AlertingRule::eval(const EvalContext& ctx) {
     StringPairs annotations;
     annotations.reserve(annotation_tmpls_.size());
     for (const auto& t : annotation_tmpls_) annotations.emplace_back(t.name, expand_one(t));
-    storage::Labels lbs = lb.labels();
+    model::Labels lbs = lb.labels();
     if (fresh.count(lbs))
       return Status::error("vector contains metrics with the same labelset after applying alert labels");
     Alert a;
@@ -168,7 +168,7 @@ Expected<promql::Vector> AlertingRule::eval(const EvalContext& ctx) {
   return vec;
 }
 
-storage::Labels AlertingRule::alerts_labels(const Alert& a) const {
+model::Labels AlertingRule::alerts_labels(const Alert& a) const {
   LabelsBuilder lb(labels());
   for (const auto& p : a.labels.pairs()) lb.set(p.name, p.value);
   lb.set("__name__", "ALERTS");
@@ -177,7 +177,7 @@ storage::Labels AlertingRule::alerts_labels(const Alert& a) const {
   return lb.labels();
 }
 
-storage::Labels AlertingRule::for_state_labels(const Alert& a) const {
+model::Labels AlertingRule::for_state_labels(const Alert& a) const {
   LabelsBuilder lb(labels());
   for (const auto& p : a.labels.pairs()) lb.set(p.name, p.value);
   lb.set("__name__", "ALERTS_FOR_STATE");
@@ -243,9 +243,9 @@ void AlertingRule::restore_for_state(storage::Querier& q, int64_t mint_ms, int64
     return;
   }
   for (auto& [lbs, a] : active_) {
-    storage::Labels want = for_state_labels(a);
-    std::vector<storage::Matcher> matchers;
-    for (const auto& p : want.pairs()) matchers.push_back({storage::Matcher::Type::kEq, p.name, p.value});
+    model::Labels want = for_state_labels(a);
+    std::vector<model::Matcher> matchers;
+    for (const auto& p : want.pairs()) matchers.push_back({model::Matcher::Type::kEq, p.name, p.value});
     auto set = q.select(mint_ms, now_ms, matchers);
     bool found = false;
     int64_t t = 0;
@@ -272,7 +272,7 @@ void AlertingRule::restore_for_state(storage::Querier& q, int64_t mint_ms, int64
                       {{"alertname", name()}, {"stage", "Select"}, {"err", set->err().message()}});
       continue;
     }
-    if (!found || storage::is_stale(v)) continue;
+    if (!found || model::is_stale(v)) continue;
     // Go's int64(v) of a NaN or out-of-range value is meaningless; skip it.
     if (!std::isfinite(v) || std::fabs(v) > 9.2e15) continue;
     const int64_t down_at = t / 1000 * 1000;
@@ -294,7 +294,7 @@ void AlertingRule::restore_for_state(storage::Querier& q, int64_t mint_ms, int64
 
 void AlertingRule::take_alerts_from(AlertingRule& old) {
   if (&old == this) return;
-  std::map<storage::Labels, Alert> taken;
+  std::map<model::Labels, Alert> taken;
   {
     std::lock_guard lock(old.mu_);
     taken.swap(old.active_);

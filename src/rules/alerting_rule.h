@@ -37,7 +37,7 @@ namespace llmon::rules {
 // Prometheus's rules.Alert. Optional times are Go's zero time when unset.
 struct Alert {
   AlertState state = AlertState::kPending;
-  storage::Labels labels;   // includes alertname
+  model::Labels labels;     // includes alertname
   StringPairs annotations;  // sorted by name, expanded
   double value = 0;
   int64_t active_at_ms = 0;
@@ -84,8 +84,8 @@ class AlertingRule final : public Rule {
   void take_alerts_from(AlertingRule& old);
 
   // The series labels of ALERTS / ALERTS_FOR_STATE for an alert.
-  storage::Labels alerts_labels(const Alert& a) const;
-  storage::Labels for_state_labels(const Alert& a) const;
+  model::Labels alerts_labels(const Alert& a) const;
+  model::Labels for_state_labels(const Alert& a) const;
 
  private:
   struct Tmpl {
@@ -98,7 +98,7 @@ class AlertingRule final : public Rule {
   StringPairs sorted_annotations_;
 
   // Under mu_ (Rule's): the alerts by label set, and whether restored.
-  std::map<storage::Labels, Alert> active_;
+  std::map<model::Labels, Alert> active_;
   bool restored_ = false;
 };
 

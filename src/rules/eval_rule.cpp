@@ -38,7 +38,7 @@ Expected<promql::Vector> to_vector(promql::QueryResult&& r) {
   if (auto* v = std::get_if<promql::Vector>(&r.value)) return std::move(*v);
   if (auto* s = std::get_if<promql::Scalar>(&r.value)) {
     promql::Vector out;
-    out.push_back(promql::VectorSample{storage::Labels(), s->t_ms, s->v});
+    out.push_back(promql::VectorSample{model::Labels(), s->t_ms, s->v});
     return out;
   }
   return Status::error("rule result is not a vector or scalar");
@@ -54,7 +54,7 @@ Expected<promql::Vector> query_vector(promql::Engine& engine, std::string_view e
   return to_vector(engine.instant(expr, t_ms));
 }
 
-LabelsBuilder::LabelsBuilder(const storage::Labels& base) {
+LabelsBuilder::LabelsBuilder(const model::Labels& base) {
   for (const auto& l : base.pairs()) m_[l.name] = l.value;
 }
 
@@ -76,13 +76,13 @@ LabelsBuilder& LabelsBuilder::del(const std::string& name) {
   return *this;
 }
 
-storage::Labels LabelsBuilder::labels() const {
-  std::vector<storage::Label> pairs;
+model::Labels LabelsBuilder::labels() const {
+  std::vector<model::Label> pairs;
   pairs.reserve(m_.size());
   for (const auto& [k, v] : m_)
     if (!k.empty()) pairs.push_back({k, v});
-  auto l = storage::Labels::make(std::move(pairs));
-  return l ? std::move(*l) : storage::Labels();
+  auto l = model::Labels::make(std::move(pairs));
+  return l ? std::move(*l) : model::Labels();
 }
 
 Rule::Rule(const RuleSpec& spec, const StringPairs& group_labels) : spec_(spec) {

@@ -58,13 +58,13 @@ Expected<promql::Vector> query_vector(promql::Engine& engine, std::string_view e
 class LabelsBuilder {
  public:
   LabelsBuilder() = default;
-  explicit LabelsBuilder(const storage::Labels& base);
+  explicit LabelsBuilder(const model::Labels& base);
   explicit LabelsBuilder(const StringPairs& base);
   LabelsBuilder& set(const std::string& name, std::string value);
   LabelsBuilder& del(const std::string& name);
   // Sorted; a label with an empty name (impossible for validated rules)
   // is dropped rather than failing.
-  storage::Labels labels() const;
+  model::Labels labels() const;
 
  private:
   std::map<std::string, std::string> m_;

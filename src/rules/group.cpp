@@ -173,7 +173,7 @@ void Group::eval(int64_t ts_ms, const std::function<bool()>& stop) {
   if (!stopped && !stale_series_.empty()) {
     auto app = options_.storage->appender();
     for (const auto& l : stale_series_) {
-      auto r = app->append(0, l, ts_ms - query_offset_ms_, storage::stale_nan());
+      auto r = app->append(0, l, ts_ms - query_offset_ms_, model::stale_nan());
       if (!r && options_.logger && !expected_stale_error(r.error()))
         options_.logger->warn("Adding stale sample for previous configuration failed",
                               {{"sample", l.to_string()}, {"err", r.error()}});
@@ -227,7 +227,7 @@ void Group::eval_rule(size_t i, const EvalContext& ctx, uint64_t& samples) {
   }
 
   auto app = options_.storage->appender();
-  std::set<storage::Labels> returned;
+  std::set<model::Labels> returned;
   for (const auto& s : *vec) {
     auto r = app->append(0, s.labels, s.t_ms, s.v);
     if (!r) {
@@ -242,7 +242,7 @@ void Group::eval_rule(size_t i, const EvalContext& ctx, uint64_t& samples) {
   const int64_t stale_ts = ctx.ts_ms - ctx.query_offset_ms;
   for (const auto& l : previous_series_[i]) {
     if (returned.count(l)) continue;
-    auto r = app->append(0, l, stale_ts, storage::stale_nan());
+    auto r = app->append(0, l, stale_ts, model::stale_nan());
     // Rejections are expected when another rule writes the series.
     if (!r && options_.logger && !expected_stale_error(r.error()))
       options_.logger->warn("Adding stale sample failed", {{"sample", l.to_string()}, {"err", r.error()}});
@@ -319,7 +319,7 @@ void Group::copy_state_from(Group& old) {
 }
 
 void Group::mark_stale(int64_t ts_ms) {
-  std::vector<storage::Labels> all = std::move(stale_series_);
+  std::vector<model::Labels> all = std::move(stale_series_);
   stale_series_.clear();
   for (auto& s : previous_series_) {
     for (const auto& l : s) all.push_back(l);
@@ -328,7 +328,7 @@ void Group::mark_stale(int64_t ts_ms) {
   if (all.empty()) return;
   auto app = options_.storage->appender();
   for (const auto& l : all) {
-    auto r = app->append(0, l, ts_ms, storage::stale_nan());
+    auto r = app->append(0, l, ts_ms, model::stale_nan());
     if (!r && options_.logger && !expected_stale_error(r.error()))
       options_.logger->warn("Adding stale sample for removed group failed",
                             {{"sample", l.to_string()}, {"err", r.error()}});

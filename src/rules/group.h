@@ -216,8 +216,8 @@ class Group {
   int64_t query_offset_ms_ = 0;
   std::vector<std::unique_ptr<Rule>> rules_;
   // Evaluator-thread state: series each rule wrote last time, by labels.
-  std::vector<std::set<storage::Labels>> previous_series_;
-  std::vector<storage::Labels> stale_series_;  // of rules removed by a reload
+  std::vector<std::set<model::Labels>> previous_series_;
+  std::vector<model::Labels> stale_series_;  // of rules removed by a reload
 
   mutable std::mutex mu_;  // guards counters_
   GroupCounters counters_;

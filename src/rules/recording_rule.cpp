@@ -16,7 +16,7 @@ Expected<promql::Vector> RecordingRule::eval(const EvalContext& ctx) {
     for (const auto& [k, v] : labels()) lb.set(k, v);
     s.labels = lb.labels();
   }
-  std::set<storage::Labels> seen;
+  std::set<model::Labels> seen;
   for (const auto& s : vec) {
     if (!seen.insert(s.labels).second)
       return Status::error("vector contains metrics with the same labelset after applying rule labels");

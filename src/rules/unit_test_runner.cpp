@@ -50,7 +50,7 @@ Pairs sorted(Pairs p) {
   return p;
 }
 
-Pairs to_pairs(const storage::Labels& l) {
+Pairs to_pairs(const model::Labels& l) {
   Pairs out;
   for (const auto& p : l.pairs()) out.emplace_back(p.name, p.value);
   return out;
@@ -136,8 +136,8 @@ std::string go_trim_space(std::string_view s) {
 }
 
 struct InputSeries {
-  storage::Labels labels;
-  std::vector<storage::Sample> points;
+  model::Labels labels;
+  std::vector<model::Sample> points;
   size_t next = 0;  // first point not appended yet
 };
 
@@ -158,7 +158,7 @@ Expected<std::vector<InputSeries>> load_series(const RuleTestGroup& tg, int64_t 
     start = nl + 1;
   }
   std::vector<InputSeries> out;
-  std::map<storage::Labels, size_t> index;  // a later definition replaces an earlier one
+  std::map<model::Labels, size_t> index;  // a later definition replaces an earlier one
   for (size_t i = 1; i < lines.size() && !lines[i].empty(); ++i) {
     auto desc = promql::parse_series_description(lines[i]);
     if (!desc) return Status::error(go_parse_error(desc.error()));
@@ -166,7 +166,7 @@ Expected<std::vector<InputSeries>> load_series(const RuleTestGroup& tg, int64_t 
     s.labels = desc->labels;
     for (size_t k = 0; k < desc->values.size(); ++k) {
       if (desc->values[k].omitted) continue;
-      s.points.push_back(storage::Sample{static_cast<int64_t>(k) * interval_ms, desc->values[k].value});
+      s.points.push_back(model::Sample{static_cast<int64_t>(k) * interval_ms, desc->values[k].value});
     }
     auto [it, inserted] = index.emplace(s.labels, out.size());
     if (inserted) {
@@ -411,7 +411,7 @@ class GroupRunner {
     for (const auto& s : *got) have.push_back(ParsedSample{to_pairs(s.labels), s.v});
     std::vector<ParsedSample> exp;
     for (const auto& s : pt.exp_samples) {
-      storage::Labels labels;
+      model::Labels labels;
       if (!go_trim_space(s.labels).empty()) {
         auto l = promql::parse_series_labels(s.labels);
         if (!l) {

@@ -83,10 +83,10 @@ Expected<std::vector<uint8_t>> group_chunks(std::span<const std::span<const uint
   return out;
 }
 
-Expected<std::vector<storage::Sample>> decode_chunk(std::span<const uint8_t> chunk) {
+Expected<std::vector<model::Sample>> decode_chunk(std::span<const uint8_t> chunk) {
   auto dec = ChunkDecoder::open(chunk);
   if (!dec) return dec.status();
-  std::vector<storage::Sample> out;
+  std::vector<model::Sample> out;
   out.reserve(dec->num_samples());
   while (dec->next()) out.push_back(dec->at());
   if (!dec->err().is_ok()) return dec->err();

@@ -112,12 +112,12 @@ class ChunkDecoder final : public storage::SeriesIterator {
   bool next() override;
   // Decodes up to n next samples into out (as n calls of next() and at()
   // would); returns how many. Fewer than n: the end, or an error (err()).
-  size_t next_many(storage::Sample* out, size_t n);
+  size_t next_many(model::Sample* out, size_t n);
   // The first sample at or after t_ms. In a group, parts that end before
   // t_ms (the next part starts at or before it) are skipped without being
   // decoded, so a seek into a long group costs about one part's decoding.
   bool seek(int64_t t_ms) override;
-  storage::Sample at() const override { return cur_; }
+  model::Sample at() const override { return cur_; }
   Status err() const override { return err_; }
 
  private:
@@ -143,7 +143,7 @@ class ChunkDecoder final : public storage::SeriesIterator {
   Status open_packed(std::span<const uint8_t> stream);
   bool next_packed();
   // next_packed() for samples 2.. of a packed part, n <= count_ - idx_ at a time.
-  size_t next_packed_many(storage::Sample* out, size_t n);
+  size_t next_packed_many(model::Sample* out, size_t n);
   bool packed_step(int64_t prev_t, int64_t* t_out);
   // Inside a packed part past its first sample: decodes up to the first
   // sample at or after t_ms without a call per sample (true: found, at()).
@@ -168,7 +168,7 @@ class ChunkDecoder final : public storage::SeriesIterator {
   size_t done_before_ = 0;  // samples of the parts before this one
   bool at_end_ = false;
   size_t run_left_ = 0;  // "nothing new" samples still to produce
-  storage::Sample cur_;
+  model::Sample cur_;
   uint64_t delta_prev_ = 0;
   uint64_t v_prev_bits_ = 0;
   detail::XorWindow window_;
@@ -178,11 +178,11 @@ class ChunkDecoder final : public storage::SeriesIterator {
 };
 
 // Decodes every sample; the first error names the sample index.
-Expected<std::vector<storage::Sample>> decode_chunk(std::span<const uint8_t> chunk);
+Expected<std::vector<model::Sample>> decode_chunk(std::span<const uint8_t> chunk);
 
 // The packed encoding (3) of 1..65 535 samples with strictly increasing
 // timestamps (error otherwise); every value's bits are kept.
-Expected<std::vector<uint8_t>> encode_packed(std::span<const storage::Sample> samples);
+Expected<std::vector<uint8_t>> encode_packed(std::span<const model::Sample> samples);
 
 // A group (encoding 4) of 2..kMaxGroupParts chunks (encodings 1-3) of one
 // series, in time order and at most kMaxChunkSamples samples in all (not

@@ -89,7 +89,7 @@ bool ChunkDecoder::enter_next_part() {
     ++part_;
     return fail(dec.error());
   }
-  storage::Sample prev = cur_;
+  model::Sample prev = cur_;
   std::span<const uint8_t> rest = group_rest_.subspan(pos);
   size_t left = group_left_ - 1, total = total_, part_no = part_ + 1, before = done_before_ + count_;
   *this = std::move(*dec);
@@ -278,7 +278,7 @@ bool ChunkDecoder::read_xor_tail(uint64_t* x) {
   return true;
 }
 
-size_t ChunkDecoder::next_many(storage::Sample* out, size_t n) {
+size_t ChunkDecoder::next_many(model::Sample* out, size_t n) {
   size_t k = 0;
   while (k < n) {
     if (encoding_ == Encoding::kPacked && idx_ > 0 && idx_ < count_) {

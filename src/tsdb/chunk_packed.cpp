@@ -378,7 +378,7 @@ bool decimal_at(double v, packed::DecimalOp op, int k, int64_t* m) {
 }
 
 // The smallest k at which every value is decimal under op, and the integers; -1 if none.
-int decimal_scale(std::span<const storage::Sample> s, packed::DecimalOp op, std::vector<int64_t>& ms) {
+int decimal_scale(std::span<const model::Sample> s, packed::DecimalOp op, std::vector<int64_t>& ms) {
   ms.resize(s.size());
   int first = op == packed::DecimalOp::kThousands ? 1 : 0;
   int last = op == packed::DecimalOp::kThousands ? packed::kMaxThousands : kMaxScale;
@@ -408,7 +408,7 @@ bool increment_at(double prev, double v, int k, int64_t* m) {
   return false;
 }
 
-int sum_scale(std::span<const storage::Sample> s, std::vector<int64_t>& incs) {
+int sum_scale(std::span<const model::Sample> s, std::vector<int64_t>& incs) {
   incs.assign(s.size() - 1, 0);
   if (!std::isfinite(s[0].v)) return -1;
   int k = 0;
@@ -439,7 +439,7 @@ struct TimePlan {
   uint64_t bits = 0;
 };
 
-TimePlan plan_time(std::span<const storage::Sample> s) {
+TimePlan plan_time(std::span<const model::Sample> s) {
   TimePlan tp;
   size_t n = s.size();
   std::vector<uint64_t> deltas(n - 1);
@@ -500,7 +500,7 @@ TimePlan plan_time(std::span<const storage::Sample> s) {
 
 }  // namespace
 
-Expected<std::vector<uint8_t>> encode_packed(std::span<const storage::Sample> s) {
+Expected<std::vector<uint8_t>> encode_packed(std::span<const model::Sample> s) {
   size_t n = s.size();
   if (n == 0 || n > kMaxChunkSamples)
     return Status::error("chunk: packed: " + std::to_string(n) + " samples (1.." + std::to_string(kMaxChunkSamples) +
@@ -845,7 +845,7 @@ bool ChunkDecoder::seek_in_packed_part(int64_t t_ms) {
   return false;
 }
 
-size_t ChunkDecoder::next_packed_many(storage::Sample* out, size_t n) {
+size_t ChunkDecoder::next_packed_many(model::Sample* out, size_t n) {
   int64_t prev = cur_.t_ms;
   size_t k = 0;
   for (; k < n; ++k) {

@@ -19,7 +19,7 @@
 
 namespace llmon::tsdb {
 
-using storage::Labels;
+using model::Labels;
 using storage::SeriesRef;
 
 namespace {

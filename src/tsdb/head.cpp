@@ -16,7 +16,7 @@ using head_detail::ClosedChunk;
 using head_detail::CommitMark;
 using head_detail::kNoTime;
 using head_detail::MemSeries;
-using storage::Labels;
+using model::Labels;
 using storage::SeriesRef;
 
 namespace {

@@ -121,7 +121,7 @@ class Head final : public storage::Storage {
   // --- Persistence hooks, used by tsdb::Db (db.h) ---
   // Recreates a series under its stored ref (recovery). Error if the ref is
   // not above every existing ref or the labels already exist.
-  Status restore_series(storage::SeriesRef ref, const storage::Labels& labels);
+  Status restore_series(storage::SeriesRef ref, const model::Labels& labels);
   // Attaches a persisted chunk to its series (recovery, any order); false if
   // the series is unknown (a chunk of a series dropped by retention).
   bool attach_chunk(const PersistedChunk& chunk);
@@ -140,7 +140,7 @@ class Head final : public storage::Storage {
   // the batch given to ChunkStore::write).
   void mark_persisted(const std::vector<PendingChunk>& batch, const std::vector<ChunkLocation>& locs);
   // Series with ref > after, in ref order (for the series log).
-  std::vector<std::pair<storage::SeriesRef, storage::Labels>> series_after(storage::SeriesRef after) const;
+  std::vector<std::pair<storage::SeriesRef, model::Labels>> series_after(storage::SeriesRef after) const;
   storage::SeriesRef max_ref() const;
   // New series get refs above `ref` (recovery: refs found in chunks or the
   // WAL whose series record was lost must never be handed to another series).

@@ -14,9 +14,9 @@ namespace llmon::tsdb {
 
 using head_detail::kNoTime;
 using head_detail::MemSeries;
-using storage::Labels;
-using storage::Matcher;
-using storage::Sample;
+using model::Labels;
+using model::Matcher;
+using model::Sample;
 
 namespace head_detail {
 namespace {

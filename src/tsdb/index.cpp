@@ -16,7 +16,7 @@ const Postings kEmpty;
 // (estimated at 64 bytes each) and one postings entry per pair plus `all`.
 size_t series_bytes(const Labels& labels) {
   size_t n = 2 * 64 + sizeof(Labels) + sizeof(SeriesRef) * (labels.size() + 2);
-  for (const auto& p : labels.pairs()) n += sizeof(storage::Label) + p.name.size() + p.value.size();
+  for (const auto& p : labels.pairs()) n += sizeof(model::Label) + p.name.size() + p.value.size();
   return n;
 }
 

@@ -21,8 +21,8 @@
 
 namespace llmon::tsdb {
 
-using storage::Labels;
-using storage::Matcher;
+using model::Labels;
+using model::Matcher;
 using storage::SeriesRef;
 using Postings = std::vector<SeriesRef>;  // sorted ascending, unique
 

@@ -28,14 +28,14 @@ std::string post(const std::string& target, const std::string& body, const std::
   return raw + "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
 }
 
-std::vector<std::pair<storage::Labels, std::vector<storage::Sample>>> select(storage::Storage& st,
-                                                                             const std::string& name) {
+std::vector<std::pair<model::Labels, std::vector<model::Sample>>> select(storage::Storage& st,
+                                                                         const std::string& name) {
   auto q = st.querier(INT64_MIN / 2, INT64_MAX / 2);
   EXPECT_TRUE(q.has_value()) << q.error();
-  std::vector<std::pair<storage::Labels, std::vector<storage::Sample>>> out;
-  auto set = (*q)->select(INT64_MIN / 2, INT64_MAX / 2, {{storage::Matcher::Type::kEq, "__name__", name}});
+  std::vector<std::pair<model::Labels, std::vector<model::Sample>>> out;
+  auto set = (*q)->select(INT64_MIN / 2, INT64_MAX / 2, {{model::Matcher::Type::kEq, "__name__", name}});
   while (set->next()) {
-    std::vector<storage::Sample> samples;
+    std::vector<model::Sample> samples;
     auto it = set->at().iterator();
     while (it->next()) samples.push_back(it->at());
     out.emplace_back(set->at().labels(), std::move(samples));

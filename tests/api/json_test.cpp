@@ -12,10 +12,10 @@
 namespace llmon::api {
 namespace {
 
-storage::Labels labels(std::vector<storage::Label> pairs) {
-  auto l = storage::Labels::make(std::move(pairs));
+model::Labels labels(std::vector<model::Label> pairs) {
+  auto l = model::Labels::make(std::move(pairs));
   EXPECT_TRUE(l.has_value()) << l.error();
-  return l ? *l : storage::Labels();
+  return l ? *l : model::Labels();
 }
 
 std::string ts(int64_t ms) {
@@ -62,7 +62,7 @@ TEST(ApiJsonTest, SampleValuesSwitchToExponentsOutsideOneMillionthTo1e21) {
   EXPECT_EQ(format_sample_value(inf), "+Inf");
   EXPECT_EQ(format_sample_value(-inf), "-Inf");
   EXPECT_EQ(format_sample_value(std::nan("")), "NaN");
-  EXPECT_EQ(format_sample_value(storage::stale_nan()), "NaN");
+  EXPECT_EQ(format_sample_value(model::stale_nan()), "NaN");
   EXPECT_EQ(format_sample_value(1.5e300), "1.5e+300");
   EXPECT_EQ(format_sample_value(5e-324), "5e-324");
 }
@@ -127,7 +127,7 @@ TEST(ApiJsonTest, QueryDataAsPrometheusWritesIt) {
       encode_query_data(v),
       R"({"resultType":"vector","result":[{"metric":{"__name__":"up","instance":"a:9100","job":"node"},)"
       R"("value":[1010,"1"]},{"metric":{"__name__":"up","instance":"b:9400","job":"gpu"},"value":[1010,"1e-07"]}]})");
-  EXPECT_EQ(encode_query_data(promql::Vector{{storage::Labels(), -1030050, 1}}),
+  EXPECT_EQ(encode_query_data(promql::Vector{{model::Labels(), -1030050, 1}}),
             R"({"resultType":"vector","result":[{"metric":{},"value":[-1030.050,"1"]}]})");
   EXPECT_EQ(encode_query_data(promql::Vector{}), R"({"resultType":"vector","result":[]})");
   EXPECT_EQ(encode_query_data(promql::Vector{{labels({{"l", "<&>"}}), 1000, 1}}),
@@ -199,7 +199,7 @@ TEST(ApiJsonTest, Envelopes) {
       R"({"status":"error","errorType":"timeout","error":"query timed out in query execution","warnings":["w"]})");
   EXPECT_EQ(encode_string_array({"a", "b<"}), R"(["a","b\u003c"])");
   EXPECT_EQ(encode_string_array({}), "[]");
-  EXPECT_EQ(encode_label_sets({labels({{"job", "x"}, {"__name__", "up"}}), storage::Labels()}),
+  EXPECT_EQ(encode_label_sets({labels({{"job", "x"}, {"__name__", "up"}}), model::Labels()}),
             R"([{"__name__":"up","job":"x"},{}])");
 }
 

@@ -60,7 +60,7 @@ class QueryApiHostileTest : public ::testing::Test {
     db_ = std::move(*db);
     auto app = db_->appender();
     for (int i = 0; i < 3; ++i) {
-      auto l = storage::Labels::make({{"__name__", "x"}, {"i", std::to_string(i)}});
+      auto l = model::Labels::make({{"__name__", "x"}, {"i", std::to_string(i)}});
       ASSERT_TRUE(l.has_value());
       for (int64_t t = 0; t <= kEndS; ++t) ASSERT_TRUE(app->append(0, *l, t * 1000, static_cast<double>(t % 97)));
     }

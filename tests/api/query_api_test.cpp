@@ -24,10 +24,10 @@ using llmon::testing::http_raw;
 using llmon::testing::http_request;
 using llmon::testing::HttpResult;
 
-storage::Labels labels(std::vector<storage::Label> pairs) {
-  auto l = storage::Labels::make(std::move(pairs));
+model::Labels labels(std::vector<model::Label> pairs) {
+  auto l = model::Labels::make(std::move(pairs));
   EXPECT_TRUE(l.has_value()) << l.error();
-  return l ? *l : storage::Labels();
+  return l ? *l : model::Labels();
 }
 
 std::string post_request(const std::string& target, const std::string& body,
@@ -60,7 +60,7 @@ class QueryApiTest : public ::testing::Test {
     db_ = std::move(*db);
     const double inf = std::numeric_limits<double>::infinity();
     auto app = db_->appender();
-    auto add = [&](const storage::Labels& l, int64_t t_s, double v) {
+    auto add = [&](const model::Labels& l, int64_t t_s, double v) {
       auto r = app->append(0, l, t_s * 1000, v);
       ASSERT_TRUE(r.has_value()) << r.error();
     };

@@ -16,9 +16,9 @@
 namespace llmon::ingest {
 namespace {
 
-using storage::Label;
-using storage::Labels;
-using storage::Sample;
+using model::Label;
+using model::Labels;
+using model::Sample;
 
 struct Series {
   Labels labels;
@@ -30,7 +30,7 @@ std::vector<Series> select(storage::Storage& st, const std::string& name, int64_
   auto q = st.querier(mint, maxt);
   EXPECT_TRUE(q.has_value()) << q.error();
   std::vector<Series> out;
-  auto set = (*q)->select(mint, maxt, {{storage::Matcher::Type::kEq, "__name__", name}});
+  auto set = (*q)->select(mint, maxt, {{model::Matcher::Type::kEq, "__name__", name}});
   while (set->next()) {
     Series s{set->at().labels(), {}};
     auto it = set->at().iterator();
@@ -174,7 +174,7 @@ TEST(Importer, LiteralNanIsAnOrdinaryNanNotAStaleMarker) {
   for (int i = 0; i < 2; ++i) {
     double v = got[0].samples[i].v;
     EXPECT_TRUE(std::isnan(v));
-    EXPECT_FALSE(storage::is_stale(v)) << std::hex << std::bit_cast<uint64_t>(v);
+    EXPECT_FALSE(model::is_stale(v)) << std::hex << std::bit_cast<uint64_t>(v);
   }
   EXPECT_EQ(got[0].samples[2].v, std::numeric_limits<double>::infinity());
   EXPECT_EQ(got[0].samples[3].v, -std::numeric_limits<double>::infinity());

@@ -11,7 +11,7 @@ namespace {
 
 using tsdb::Head;
 
-using Type = storage::Matcher::Type;
+using Type = model::Matcher::Type;
 
 model::Family family(std::string name, std::vector<std::string> label_names,
                      std::vector<std::pair<std::vector<std::string>, double>> series) {
@@ -23,11 +23,11 @@ model::Family family(std::string name, std::vector<std::string> label_names,
   return f;
 }
 
-std::vector<storage::Sample> samples_of(storage::Storage& st, std::vector<storage::Matcher> ms,
-                                        storage::Labels* labels = nullptr) {
+std::vector<model::Sample> samples_of(storage::Storage& st, std::vector<model::Matcher> ms,
+                                      model::Labels* labels = nullptr) {
   auto q = st.querier(0, 1'000'000);
   auto set = (*q)->select(0, 1'000'000, ms);
-  std::vector<storage::Sample> out;
+  std::vector<model::Sample> out;
   if (!set->next()) return out;
   if (labels != nullptr) *labels = set->at().labels();
   auto it = set->at().iterator();
@@ -47,7 +47,7 @@ TEST(SnapshotSink, AppendsOneCommitPerCycleWithNameLabel) {
     snap.families[0].series[1].value = 50 + c;
     ASSERT_TRUE(sink.append_snapshot(snap).is_ok());
   }
-  storage::Labels labels;
+  model::Labels labels;
   auto got = samples_of(head, {{Type::kEq, "__name__", "gpu_temp"}, {Type::kEq, "gpu", "1"}}, &labels);
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[2].t_ms, 3000);
@@ -76,10 +76,10 @@ TEST(SnapshotSink, VanishedSeriesGetsStaleMarkerOnce) {
   auto gone = samples_of(head, {{Type::kEq, "pid", "10"}});
   ASSERT_EQ(gone.size(), 2u);
   EXPECT_EQ(gone[1].t_ms, 2000);
-  EXPECT_TRUE(storage::is_stale(gone[1].v));
+  EXPECT_TRUE(model::is_stale(gone[1].v));
   auto kept = samples_of(head, {{Type::kEq, "pid", "11"}});
   ASSERT_EQ(kept.size(), 3u);
-  EXPECT_FALSE(storage::is_stale(kept[2].v));
+  EXPECT_FALSE(model::is_stale(kept[2].v));
   EXPECT_EQ(sink.stats().stale_markers, 1u);
   EXPECT_EQ(sink.cached_series(), 1u);
   // It comes back: a new sample after the marker, labels rebuilt.

@@ -40,7 +40,7 @@ inline bool same_tree(const Expr& a, const Expr& b) {
     const auto& y = std::get<VectorSelector>(b.node);
     if (x->name != y.name || x->offset_ms != y.offset_ms || !same_at(x->at, y.at)) return false;
     // Matcher order carries no meaning (the printer sorts them).
-    auto key = [](const storage::Matcher& m) { return std::tuple(m.name, static_cast<int>(m.type), m.value); };
+    auto key = [](const model::Matcher& m) { return std::tuple(m.name, static_cast<int>(m.type), m.value); };
     std::vector<std::tuple<std::string, int, std::string>> mx, my;
     for (const auto& m : x->matchers) mx.push_back(key(m));
     for (const auto& m : y.matchers) my.push_back(key(m));

@@ -145,7 +145,7 @@ class EngineLimitsPrometheusDiffTest : public ::testing::Test {
     auto app = head_.appender();
     auto add = [&](const std::string& name, const std::string& label, const std::string& value, int64_t t_s, double v) {
       om << name << "{" << label << "=\"" << value << "\"} " << v << " " << t_s << "\n";
-      auto l = storage::Labels::make({{"__name__", name}, {label, value}});
+      auto l = model::Labels::make({{"__name__", name}, {label, value}});
       ASSERT_TRUE(l.has_value());
       ASSERT_TRUE(app->append(0, *l, t_s * 1000, v).has_value());
     };

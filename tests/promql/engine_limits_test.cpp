@@ -23,7 +23,7 @@ class EngineLimitsTest : public ::testing::Test {
   void SetUp() override {
     auto app = head_.appender();
     for (int i = 0; i < 3; ++i) {
-      auto l = storage::Labels::make({{"__name__", "x"}, {"i", std::to_string(i)}});
+      auto l = model::Labels::make({{"__name__", "x"}, {"i", std::to_string(i)}});
       ASSERT_TRUE(l.has_value());
       for (int64_t t = 0; t <= kEndMs; t += 1000) ASSERT_TRUE(app->append(0, *l, t, static_cast<double>(t % 97)));
     }

@@ -14,8 +14,8 @@
 namespace llmon::promql {
 namespace {
 
-storage::Labels L(std::vector<storage::Label> l) {
-  return *storage::Labels::make(std::move(l));
+model::Labels L(std::vector<model::Label> l) {
+  return *model::Labels::make(std::move(l));
 }
 
 class EngineTest : public ::testing::Test {

@@ -36,7 +36,7 @@
 namespace llmon::promql {
 namespace {
 
-using storage::Sample;
+using model::Sample;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -428,7 +428,7 @@ TEST(FunctionsPromtoolDiff, HistogramQuantileAndAggregations) {
 TEST(FunctionsPromtoolDiff, LabelFunctions) {
   const std::string promtool = find_promtool();
   if (promtool.empty()) GTEST_SKIP() << "promtool not installed (apt-get install prometheus)";
-  const auto in = storage::Labels::make({{"__name__", "m"}, {"src", "ab-12.x"}, {"other", "o"}});
+  const auto in = model::Labels::make({{"__name__", "m"}, {"src", "ab-12.x"}, {"other", "o"}});
   ASSERT_TRUE(in);
   Group g;
   g.series.push_back({"m{src=\"ab-12.x\", other=\"o\"}", "1"});

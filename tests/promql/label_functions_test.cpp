@@ -11,10 +11,10 @@
 namespace llmon::promql {
 namespace {
 
-using storage::Labels;
-using storage::Matcher;
+using model::Labels;
+using model::Matcher;
 
-Labels L(std::vector<storage::Label> pairs) {
+Labels L(std::vector<model::Label> pairs) {
   auto l = Labels::make(std::move(pairs));
   EXPECT_TRUE(l) << l.error();
   return l ? *l : Labels();

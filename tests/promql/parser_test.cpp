@@ -16,7 +16,7 @@
 namespace llmon::promql {
 namespace {
 
-using storage::Matcher;
+using model::Matcher;
 using testutil::sexpr;
 
 ExprPtr must_parse(std::string_view q) {

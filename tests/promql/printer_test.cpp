@@ -23,10 +23,10 @@ ExprPtr leaf(ExprNode n) {
   return std::make_unique<Expr>(Expr{std::move(n), {}});
 }
 
-ExprPtr selector(std::string name, std::vector<storage::Matcher> extra = {}) {
+ExprPtr selector(std::string name, std::vector<model::Matcher> extra = {}) {
   VectorSelector vs;
   vs.name = name;
-  if (!name.empty()) vs.matchers.push_back({storage::Matcher::Type::kEq, "__name__", name});
+  if (!name.empty()) vs.matchers.push_back({model::Matcher::Type::kEq, "__name__", name});
   for (auto& m : extra) vs.matchers.push_back(std::move(m));
   return leaf(std::move(vs));
 }
@@ -103,14 +103,14 @@ TEST(PromqlFormat, PrintsTreesTheParserCannotProduce) {
   AggregateExpr a;
   a.op = AggOp::kSum;
   a.grouping = {"job", "service.name"};
-  a.expr = selector("up", {{storage::Matcher::Type::kNre, "k8s.pod", "x\"y"}});
+  a.expr = selector("up", {{model::Matcher::Type::kNre, "k8s.pod", "x\"y"}});
   EXPECT_EQ(format(*leaf(std::move(a))), "sum by (job, \"service.name\") (up{\"k8s.pod\"!~\"x\\\"y\"})");
 
   VectorSelector vs;
   vs.name = "foo";
-  vs.matchers = {{storage::Matcher::Type::kEq, "__name__", "foo"},
-                 {storage::Matcher::Type::kEq, "b", "2"},
-                 {storage::Matcher::Type::kEq, "a", "1"}};
+  vs.matchers = {{model::Matcher::Type::kEq, "__name__", "foo"},
+                 {model::Matcher::Type::kEq, "b", "2"},
+                 {model::Matcher::Type::kEq, "a", "1"}};
   vs.offset_ms = -90000;
   vs.at = {AtKind::kTimestamp, -1500};
   EXPECT_EQ(format(*leaf(vs)), "foo{a=\"1\",b=\"2\"} @ -1.500 offset -1m30s");
@@ -131,7 +131,7 @@ TEST(PromqlFormat, PrintsTreesTheParserCannotProduce) {
   EXPECT_EQ(format(*leaf(std::move(s))), "x[1h:] @ end() offset 1ms");
 
   Call c{lookup_function("label_join"), {}};
-  c.args.push_back(selector("", {{storage::Matcher::Type::kEq, "job", "a"}}));
+  c.args.push_back(selector("", {{model::Matcher::Type::kEq, "job", "a"}}));
   for (const char* arg : {"dst", ",", "a\nb"}) c.args.push_back(leaf(StringLiteral{arg}));
   EXPECT_EQ(format(*leaf(std::move(c))), "label_join({job=\"a\"}, \"dst\", \",\", \"a\\nb\")");
 }

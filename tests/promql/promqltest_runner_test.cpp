@@ -27,8 +27,8 @@ namespace {
 
 using ::testing::StartsWith;
 
-storage::Labels L(std::vector<storage::Label> pairs) {
-  return *storage::Labels::make(std::move(pairs));
+model::Labels L(std::vector<model::Label> pairs) {
+  return *model::Labels::make(std::move(pairs));
 }
 
 Script parse_ok(std::string_view text) {
@@ -84,7 +84,7 @@ eval instant at 1m nothing
   EXPECT_EQ(load.series[0].labels, L({{"__name__", "http_requests"}, {"job", "api"}, {"group", "a"}}));
   EXPECT_EQ(load.series[0].values.size(), 6u);
   EXPECT_TRUE(load.series[0].values[4].omitted);
-  EXPECT_TRUE(storage::is_stale(load.series[0].values[5].value));
+  EXPECT_TRUE(model::is_stale(load.series[0].values[5].value));
   EXPECT_EQ(std::get<ClearCmd>(s.commands[1]).line, 6);
 
   const auto& e1 = std::get<EvalCmd>(s.commands[3]);
@@ -180,7 +180,7 @@ TEST(PromqlTestScript, ErrorsNameFileAndLine) {
 TEST(PromqlTestCompare, AlmostEqualIsPrometheus) {
   EXPECT_TRUE(almost_equal(1, 1 + 1e-9));
   EXPECT_FALSE(almost_equal(1, 1.00001));
-  EXPECT_TRUE(almost_equal(NAN, storage::stale_nan()));
+  EXPECT_TRUE(almost_equal(NAN, model::stale_nan()));
   EXPECT_FALSE(almost_equal(0, 1e-300));
   EXPECT_TRUE(almost_equal(HUGE_VAL, HUGE_VAL));
   EXPECT_FALSE(almost_equal(HUGE_VAL, -HUGE_VAL));
@@ -210,7 +210,7 @@ TEST(PromqlTestCompare, Vectors) {
             "unexpected metric {b=\"1\"} in result, has value 3");
   EXPECT_EQ(compare_result(e, vec({{a1, 0, 1}, {a1, 0, 1}})),
             "metric {__name__=\"x\", a=\"1\"} appears twice in the result");
-  EXPECT_EQ(compare_result(e, vec({{a1, 0, 1}, {a2, 0, storage::stale_nan()}})),
+  EXPECT_EQ(compare_result(e, vec({{a1, 0, 1}, {a2, 0, model::stale_nan()}})),
             "result contains a staleness marker for {__name__=\"x\", a=\"2\"}");
   promql::QueryResult scalar;
   scalar.value = promql::Scalar{0, 1};
@@ -225,7 +225,7 @@ TEST(PromqlTestCompare, Vectors) {
 
   // {} matches an empty Labels however it was built (default or make({})).
   EvalCmd no_labels = eval_of("eval instant at 1m vector(1)\n  {} 1\n");
-  EXPECT_EQ(compare_result(no_labels, vec({{storage::Labels(), 0, 1}})), "");
+  EXPECT_EQ(compare_result(no_labels, vec({{model::Labels(), 0, 1}})), "");
   EXPECT_EQ(compare_result(no_labels, vec({{L({}), 0, 1}})), "");
 
   EvalCmd empty = eval_of("eval instant at 1m x\n");
@@ -326,7 +326,7 @@ class FakeBackend : public Backend {
       promql::QueryResult r = instant_fns.at(q.text)(q, t);
       if (r.error) return r;
       if (auto* sc = std::get_if<promql::Scalar>(&r.value)) {
-        if (m.empty()) m.push_back({storage::Labels(), {}});
+        if (m.empty()) m.push_back({model::Labels(), {}});
         m[0].samples.push_back({t, sc->v});
       } else {
         for (const auto& vs : std::get<promql::Vector>(r.value)) {
@@ -581,17 +581,17 @@ TEST(PromqlTestLoad, AppendsIntoTheHead) {
   ASSERT_TRUE(append_load(head, std::get<LoadCmd>(s.commands[0])));
   auto q = head.querier(INT64_MIN / 2, INT64_MAX / 2);
   ASSERT_TRUE(q) << q.error();
-  auto set = (*q)->select(INT64_MIN / 2, INT64_MAX / 2, {{storage::Matcher::Type::kEq, "__name__", "x"}});
+  auto set = (*q)->select(INT64_MIN / 2, INT64_MAX / 2, {{model::Matcher::Type::kEq, "__name__", "x"}});
   ASSERT_TRUE(set->next());
   EXPECT_EQ(set->at().labels(), L({{"__name__", "x"}, {"a", "1"}}));
-  std::vector<storage::Sample> got;
+  std::vector<model::Sample> got;
   auto it = set->at().iterator();
   while (it->next()) got.push_back(it->at());
   ASSERT_EQ(got.size(), 3u);
   EXPECT_EQ(got[0].t_ms, 0);
   EXPECT_EQ(got[0].v, 1);
   EXPECT_EQ(got[1].t_ms, 120000);
-  EXPECT_TRUE(storage::is_stale(got[1].v));
+  EXPECT_TRUE(model::is_stale(got[1].v));
   EXPECT_EQ(got[2].t_ms, 180000);
   EXPECT_EQ(got[2].v, 4);
   EXPECT_FALSE(set->next());

@@ -17,7 +17,7 @@
 namespace llmon::promql {
 namespace {
 
-using storage::Sample;
+using model::Sample;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -275,7 +275,7 @@ TEST(RangeFunctionLanes, BitForBitAsOneWindowAtATime) {
                              1e-300,
                              0.0,
                              -0.0};
-  std::vector<std::vector<storage::Sample>> store;
+  std::vector<std::vector<model::Sample>> store;
   for (int round = 0; round < 4000; ++round) {
     store.assign(kLanes, {});
     size_t lanes = 1 + rng() % kLanes;

@@ -20,7 +20,7 @@ std::string render(const std::vector<SequenceValue>& vs) {
     if (!out.empty()) out += ' ';
     if (v.omitted) {
       out += '_';
-    } else if (storage::is_stale(v.value)) {
+    } else if (model::is_stale(v.value)) {
       out += "stale";
     } else if (std::isnan(v.value)) {
       out += "NaN";
@@ -49,8 +49,8 @@ std::string labels_error(std::string_view text) {
   return r ? "no error: " + r->to_string() : r.error();
 }
 
-storage::Labels L(std::vector<storage::Label> pairs) {
-  return *storage::Labels::make(std::move(pairs));
+model::Labels L(std::vector<model::Label> pairs) {
+  return *model::Labels::make(std::move(pairs));
 }
 
 TEST(SeriesNotation, ExpandingSequences) {
@@ -85,7 +85,7 @@ TEST(SeriesNotation, GapsAndStale) {
   auto r = parse_series_values("1 stale 2");
   ASSERT_TRUE(r) << r.error();
   ASSERT_EQ(r->size(), 3u);
-  EXPECT_TRUE(storage::is_stale((*r)[1].value));
+  EXPECT_TRUE(model::is_stale((*r)[1].value));
   EXPECT_FALSE((*r)[1].omitted);
   EXPECT_EQ(values("STALE"), "stale");
 }

@@ -65,13 +65,13 @@ TEST(EvalAlerting, StateMachineMatchesPromtool) {
   // Staleness markers: the pending series ended at 2m, the firing one at 11m.
   auto p = env.raw(R"(ALERTS{alertname="A", alertstate="pending", job="j"})", 0, 20 * kMin);
   ASSERT_EQ(p.size(), 6u);  // 0, 1, stale at 2; 14, 15, stale at 16
-  EXPECT_TRUE(storage::is_stale(p[2].v));
+  EXPECT_TRUE(model::is_stale(p[2].v));
   EXPECT_EQ(p[2].t_ms, 2 * kMin);
-  EXPECT_TRUE(storage::is_stale(p[5].v));
+  EXPECT_TRUE(model::is_stale(p[5].v));
   auto f = env.raw(R"(ALERTS{alertname="A", alertstate="firing", job="j"})", 0, 12 * kMin);
   ASSERT_FALSE(f.empty());
   EXPECT_EQ(f.back().t_ms, 11 * kMin);
-  EXPECT_TRUE(storage::is_stale(f.back().v));
+  EXPECT_TRUE(model::is_stale(f.back().v));
 }
 
 TEST(EvalAlerting, PendingAlertThatDisappearsIsDropped) {

@@ -140,13 +140,13 @@ class EvalEnv {
   }
 
   // The raw samples of exactly `series` in [mint, maxt].
-  std::vector<storage::Sample> raw(const std::string& series, int64_t mint, int64_t maxt) {
-    std::vector<storage::Sample> out;
+  std::vector<model::Sample> raw(const std::string& series, int64_t mint, int64_t maxt) {
+    std::vector<model::Sample> out;
     auto l = promql::parse_series_labels(series);
     EXPECT_TRUE(l) << l.error();
     if (!l) return out;
-    std::vector<storage::Matcher> m;
-    for (const auto& p : l->pairs()) m.push_back({storage::Matcher::Type::kEq, p.name, p.value});
+    std::vector<model::Matcher> m;
+    for (const auto& p : l->pairs()) m.push_back({model::Matcher::Type::kEq, p.name, p.value});
     auto q = head_.querier(mint, maxt);
     EXPECT_TRUE(q);
     auto set = (*q)->select(mint, maxt, m);
@@ -159,7 +159,7 @@ class EvalEnv {
   }
 
   static std::string fmt(double v) {
-    if (storage::is_stale(v)) return "stale";
+    if (model::is_stale(v)) return "stale";
     std::ostringstream os;
     os.precision(17);
     os << v;

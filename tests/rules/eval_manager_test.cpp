@@ -171,7 +171,7 @@ TEST_F(EvalManager, ReloadKeepsAlertsAndMarksRemovedRulesStale) {
   auto r2 = env_.raw("r2", 0, slot + 10 * kMin);
   ASSERT_EQ(r2.size(), 3u);
   EXPECT_EQ(r2[2].t_ms, slot + 2 * kMin);
-  EXPECT_TRUE(storage::is_stale(r2[2].v));
+  EXPECT_TRUE(model::is_stale(r2[2].v));
   // r1 goes on without a marker; the alert (restored by the reload) is written.
   EXPECT_EQ(env_.raw("r1", 0, slot + 10 * kMin).size(), 3u);
   EXPECT_EQ(env_.query("ALERTS_FOR_STATE", slot + 2 * kMin),
@@ -198,7 +198,7 @@ TEST_F(EvalManager, RemovedGroupIsMarkedStaleTwoIntervalsLater) {
   ASSERT_TRUE(eventually([&] { return env_.raw("r", 0, removed_at + 10 * kMin).size() == 2; }));
   auto r = env_.raw("r", 0, removed_at + 10 * kMin);
   EXPECT_EQ(r[1].t_ms, removed_at);
-  EXPECT_TRUE(storage::is_stale(r[1].v));
+  EXPECT_TRUE(model::is_stale(r[1].v));
   m->stop();
 }
 
@@ -212,7 +212,7 @@ TEST_F(EvalManager, StopWritesNoStalenessMarkers) {
   m->stop();  // idempotent
   auto r = env_.raw("r", 0, slot + 10 * kMin);
   ASSERT_EQ(r.size(), 1u);
-  EXPECT_FALSE(storage::is_stale(r[0].v));
+  EXPECT_FALSE(model::is_stale(r[0].v));
 }
 
 TEST_F(EvalManager, RejectsDuplicateGroupsAndKeepsThePreviousOnes) {

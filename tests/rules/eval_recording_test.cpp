@@ -72,7 +72,7 @@ TEST(EvalRecording, SeriesThatDisappearGetAStalenessMarker) {
   auto raw = env.raw(R"(big{i="2"})", 0, 10 * kMin);
   ASSERT_EQ(raw.size(), 2u);
   EXPECT_EQ(raw[1].t_ms, 2 * kMin);
-  EXPECT_TRUE(storage::is_stale(raw[1].v));
+  EXPECT_TRUE(model::is_stale(raw[1].v));
   // The marker is written once; the series comes back normally.
   g->eval(3 * kMin);
   EXPECT_EQ(env.raw(R"(big{i="2"})", 0, 10 * kMin).size(), 2u);

@@ -16,7 +16,7 @@ namespace llmon::tsdb {
 namespace {
 
 using llmon::testing::hex;
-using storage::Sample;
+using model::Sample;
 
 std::vector<Sample> regular(size_t n, int64_t t0, int64_t step, const std::function<double(size_t)>& value) {
   std::vector<Sample> out;
@@ -95,7 +95,7 @@ TEST(ChunkPacked, SpecialValuesRoundTripBitExactly) {
   const double nan_payload = std::bit_cast<double>(uint64_t{0x7ff8dead00000001});
   const double neg_nan = std::bit_cast<double>(uint64_t{0xfff0000000000123});
   const double inf = std::numeric_limits<double>::infinity();
-  for (double v : {0.0, -0.0, 1.0, 42.5, inf, -inf, nan_payload, neg_nan, storage::stale_nan(),
+  for (double v : {0.0, -0.0, 1.0, 42.5, inf, -inf, nan_payload, neg_nan, model::stale_nan(),
                    std::numeric_limits<double>::denorm_min(), std::numeric_limits<double>::max(),
                    std::numeric_limits<double>::lowest()}) {
     SCOPED_TRACE(v);
@@ -103,7 +103,7 @@ TEST(ChunkPacked, SpecialValuesRoundTripBitExactly) {
     expect_round_trip(regular(300, 0, 1000, [&](size_t i) { return i % 7 == 3 ? v : double(i); }));  // mixed
   }
   // A counter ending in a staleness marker; -0.0 and 0 alternating; infinities among decimals.
-  expect_round_trip(regular(500, 0, 1000, [](size_t i) { return i < 499 ? double(i) / 100 : storage::stale_nan(); }));
+  expect_round_trip(regular(500, 0, 1000, [](size_t i) { return i < 499 ? double(i) / 100 : model::stale_nan(); }));
   expect_round_trip(regular(200, 0, 1000, [](size_t i) { return i % 2 ? -0.0 : 0.0; }));
   expect_round_trip(regular(200, 0, 1000, [&](size_t i) { return i == 100 ? inf : double(i) * 0.25; }));
   auto p = packed(regular(200, 0, 1000, [](size_t i) { return i % 2 ? -0.0 : 0.0; }));
@@ -222,7 +222,7 @@ TEST(ChunkPacked, RandomSeriesRoundTrip) {
           x += static_cast<double>(rng() % 5) * 0.1;
           break;
         case 4:
-          x = rng() % 10 == 0 ? storage::stale_nan() : static_cast<double>(rng() % 3);
+          x = rng() % 10 == 0 ? model::stale_nan() : static_cast<double>(rng() % 3);
           break;
         default:
           x = static_cast<double>(static_cast<int64_t>(rng()) >> (rng() % 64));
@@ -393,7 +393,7 @@ TEST(ChunkPacked, GarbageNeverCrashesAndDecodedSamplesReencode) {
 TEST(ChunkGroup, PartsOfEveryEncodingDecodeAsOneChunk) {
   auto a = regular(100, 0, 1000, [](size_t i) { return double(i) / 100; });
   auto b = regular(50, 100000, 1000, [](size_t i) { return std::sin(double(i)); });
-  auto c = regular(30, 200000, 15000, [](size_t) { return storage::stale_nan(); });
+  auto c = regular(30, 200000, 15000, [](size_t) { return model::stale_nan(); });
   ChunkEncoder xa(Encoding::kXor);
   for (const auto& s : a) ASSERT_TRUE(xa.append(s.t_ms, s.v).is_ok());
   auto pb = xor_int(b), pc = packed(c);

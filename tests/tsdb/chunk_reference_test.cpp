@@ -34,7 +34,7 @@ std::string expected_line(const std::vector<uint8_t>& chunk) {
   return out;
 }
 
-std::vector<uint8_t> encode(Encoding e, const std::vector<storage::Sample>& samples) {
+std::vector<uint8_t> encode(Encoding e, const std::vector<model::Sample>& samples) {
   ChunkEncoder enc(e);
   for (const auto& s : samples) EXPECT_TRUE(enc.append(s.t_ms, s.v).is_ok());
   return enc.bytes();
@@ -42,9 +42,9 @@ std::vector<uint8_t> encode(Encoding e, const std::vector<storage::Sample>& samp
 
 std::vector<std::vector<uint8_t>> corpus() {
   std::mt19937_64 rng(99);
-  std::vector<std::vector<storage::Sample>> series;
+  std::vector<std::vector<model::Sample>> series;
   auto gen = [&](auto value, int64_t step, int jitter) {
-    std::vector<storage::Sample> s;
+    std::vector<model::Sample> s;
     int64_t t = 1'700'000'000'000;
     for (int i = 0; i < 400; ++i) {
       t += step + (jitter ? static_cast<int64_t>(rng() % jitter) : 0);
@@ -59,7 +59,7 @@ std::vector<std::vector<uint8_t>> corpus() {
   gen([&](int) { return static_cast<double>(c += 95 + static_cast<int64_t>(rng() % 6)) / 100; }, 1000, 3);
   gen([&](int) { return std::round(std::sin(static_cast<double>(rng() % 1000)) * 1000) / 8; }, 15000, 0);
   gen([&](int) { return std::bit_cast<double>(rng()); }, 1, 100000);
-  gen([&](int i) { return i % 50 == 7 ? storage::stale_nan() : i % 50 == 8 ? -0.0 : i * 0.001; }, 1000, 2);
+  gen([&](int i) { return i % 50 == 7 ? model::stale_nan() : i % 50 == 8 ? -0.0 : i * 0.001; }, 1000, 2);
   gen([&](int i) { return i % 2 ? INFINITY : std::nan(""); }, 1 << 20, 0);
   // For the packed encoding's codes: ms * 0.001, µs / 1000 / 1000, sums of whole numbers,
   // 4 KiB pages, an idle counter, a constant.
@@ -77,10 +77,10 @@ std::vector<std::vector<uint8_t>> corpus() {
     EXPECT_TRUE(p.has_value());
     out.push_back(*p);
     // A group: the series in three parts, of three encodings.
-    std::span<const storage::Sample> all(s);
-    auto a = encode(Encoding::kXor, std::vector<storage::Sample>(all.begin(), all.begin() + 100));
+    std::span<const model::Sample> all(s);
+    auto a = encode(Encoding::kXor, std::vector<model::Sample>(all.begin(), all.begin() + 100));
     auto b = *encode_packed(all.subspan(100, 150));
-    auto c2 = encode(Encoding::kXorInt, std::vector<storage::Sample>(all.begin() + 250, all.end()));
+    auto c2 = encode(Encoding::kXorInt, std::vector<model::Sample>(all.begin() + 250, all.end()));
     auto g = group_chunks(std::vector<std::span<const uint8_t>>{a, b, c2}, nullptr);
     EXPECT_TRUE(g.has_value());
     out.push_back(*g);

@@ -273,7 +273,7 @@ TEST(ChunkStore, GroupsConsecutiveChunksOfASeriesUnderOneRecord) {
   ASSERT_TRUE(cs.has_value());
   ASSERT_EQ(rec.chunks.size(), 3u);
   for (const auto& c : rec.chunks) {
-    std::vector<storage::Sample> want;
+    std::vector<model::Sample> want;
     for (const auto& p : b) {
       if (p.meta.ref != c.meta.ref) continue;
       auto s = decode_chunk(*p.bytes);

@@ -12,7 +12,7 @@
 namespace llmon::tsdb {
 namespace {
 
-using storage::Sample;
+using model::Sample;
 constexpr Encoding kBoth[] = {Encoding::kXor, Encoding::kXorInt};
 constexpr int64_t kMin = std::numeric_limits<int64_t>::min();
 constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
@@ -140,7 +140,7 @@ TEST(Chunk, RandomFloats) {
 
 TEST(Chunk, SpecialValuesRoundTripBitExactly) {
   const double specials[] = {
-      storage::stale_nan(),
+      model::stale_nan(),
       std::nan(""),
       -std::nan(""),
       std::bit_cast<double>(0x7ff8dead00beef01ull),
@@ -173,7 +173,7 @@ TEST(Chunk, SpecialValuesRoundTripBitExactly) {
 
 TEST(Chunk, StaleMarkersInsideCounters) {
   auto s = regular(600, 5000, 1000,
-                   [](size_t i) { return i % 100 == 50 ? storage::stale_nan() : static_cast<double>(i * 4096); });
+                   [](size_t i) { return i % 100 == 50 ? model::stale_nan() : static_cast<double>(i * 4096); });
   expect_round_trip(s);
 }
 

@@ -23,8 +23,8 @@ using llmon::testing::bits;
 using llmon::testing::cycle_value;
 using llmon::testing::series_labels;
 using llmon::testing::TempDir;
-using storage::Labels;
-using storage::Matcher;
+using model::Labels;
+using model::Matcher;
 using storage::SeriesRef;
 
 constexpr int64_t kT0 = 1'600'000'000'000;
@@ -146,7 +146,7 @@ TEST(DbConcurrency, WriterReadersStatsAndBackgroundWork) {
         int64_t prev = INT64_MIN;
         bool ok = k == 1 ? it->seek(t_of(std::max<int64_t>(0, floor - static_cast<int64_t>(rng() % 100)))) : it->next();
         for (; ok; ok = it->next()) {
-          storage::Sample smp = it->at();
+          model::Sample smp = it->at();
           ++samples_read;
           if (smp.t_ms <= prev) {
             failures.add("series " + std::to_string(i) + ": t=" + std::to_string(smp.t_ms) + " after " +

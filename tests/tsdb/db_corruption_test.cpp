@@ -39,7 +39,7 @@ using llmon::testing::read_metric;
 using llmon::testing::ScratchDir;
 using llmon::testing::series_labels;
 using llmon::testing::write_bytes;
-using storage::Sample;
+using model::Sample;
 namespace fs = std::filesystem;
 
 using SeriesSamples = std::map<int, std::vector<Sample>>;
@@ -222,7 +222,7 @@ TEST(DbCorruption, WalFlipsAndTruncationsCostOnlyTheRecordsTheyTouch) {
     o.wal_segment_bytes = 64 << 10;
     return o;
   };
-  std::vector<storage::Labels> labels;
+  std::vector<model::Labels> labels;
   for (int i = 0; i < kWalSeries; ++i) labels.push_back(series_labels("walm", i));
   {
     base::Logger log(base::LogLevel::kError);

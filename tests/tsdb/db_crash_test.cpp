@@ -39,7 +39,7 @@ using llmon::testing::cycle_value;
 using llmon::testing::mix64;
 using llmon::testing::read_metric;
 using llmon::testing::ScratchDir;
-using storage::Labels;
+using model::Labels;
 using storage::SeriesRef;
 
 constexpr int64_t kBaseMs = 1'700'000'000'000;
@@ -190,7 +190,7 @@ std::string verify_store(Db& db, int64_t stored) {
   }
   for (int i = 0; i < kMaxSeries && problems < 5; ++i) {
     auto it = got.find(i);
-    static const std::vector<storage::Sample> kNone;
+    static const std::vector<model::Sample> kNone;
     const auto& have = it == got.end() ? kNone : it->second;
     size_t k = 0;
     for (int64_t c = 1; c <= stored && problems < 5; ++c) {
@@ -201,7 +201,7 @@ std::string verify_store(Db& db, int64_t stored) {
         ++problems;
         break;
       }
-      const storage::Sample& s = have[k];
+      const model::Sample& s = have[k];
       if (s.t_ms != cycle_time(c)) {
         out << "series " << i << ": cycle " << c << " expected t=" << cycle_time(c) << ", found t=" << s.t_ms << "\n";
         ++problems;

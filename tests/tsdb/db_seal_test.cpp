@@ -181,12 +181,12 @@ TEST(DbSeal, BulkAndSampleBySampleReadsAgree) {
     if (mint > maxt) continue;
     auto q = (*db)->querier(mint, maxt);
     ASSERT_TRUE(q.has_value()) << q.error();
-    auto set = (*q)->select(mint, maxt, {{storage::Matcher::Type::kEq, "__name__", kMetric}});
+    auto set = (*q)->select(mint, maxt, {{model::Matcher::Type::kEq, "__name__", kMetric}});
     size_t series = 0;
     while (set->next()) {
       ++series;
       const auto& s = set->at();
-      std::vector<storage::Sample> one, bulk;
+      std::vector<model::Sample> one, bulk;
       auto a = s.iterator();
       for (bool ok = a->seek(mint); ok && a->at().t_ms <= maxt; ok = a->next()) one.push_back(a->at());
       ASSERT_TRUE(a->err().is_ok()) << a->err().message();

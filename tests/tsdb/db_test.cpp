@@ -16,9 +16,9 @@ namespace {
 using llmon::testing::read_bytes;
 using llmon::testing::TempDir;
 using llmon::testing::write_bytes;
-using storage::Label;
-using storage::Labels;
-using storage::Sample;
+using model::Label;
+using model::Labels;
+using model::Sample;
 namespace fs = std::filesystem;
 
 constexpr int64_t kRange = 10'000;  // 10 s chunk range: boundaries come quickly in tests
@@ -63,7 +63,7 @@ void append_cycles(Db& db, int n, int64_t from, int64_t to) {
 std::vector<Sample> read_series(storage::Storage& st, int i, int64_t mint = 0, int64_t maxt = INT64_MAX) {
   auto q = st.querier(mint, maxt);
   EXPECT_TRUE(q.has_value());
-  auto set = (*q)->select(mint, maxt, {{storage::Matcher::Type::kEq, "i", std::to_string(i)}});
+  auto set = (*q)->select(mint, maxt, {{model::Matcher::Type::kEq, "i", std::to_string(i)}});
   std::vector<Sample> out;
   while (set->next()) {
     auto it = set->at().iterator();
@@ -168,7 +168,7 @@ TEST(Db, StalenessMarkersRoundTripBitExactly) {
     ASSERT_TRUE(db.has_value());
     for (int64_t c = 0; c < 25; ++c) {
       auto app = (*db)->appender();
-      double v = c == 12 ? storage::stale_nan() : -0.0;
+      double v = c == 12 ? model::stale_nan() : -0.0;
       ASSERT_TRUE(app->append(0, lbl, c * 1000, v));
       ASSERT_TRUE(app->commit().is_ok());
     }
@@ -179,7 +179,7 @@ TEST(Db, StalenessMarkersRoundTripBitExactly) {
   auto got = read_series(**db, 1);
   ASSERT_EQ(got.size(), 25u);
   for (int64_t c = 0; c < 25; ++c) {
-    uint64_t want = c == 12 ? storage::kStaleNaNBits : std::bit_cast<uint64_t>(-0.0);
+    uint64_t want = c == 12 ? model::kStaleNaNBits : std::bit_cast<uint64_t>(-0.0);
     EXPECT_EQ(std::bit_cast<uint64_t>(got[static_cast<size_t>(c)].v), want) << c;
   }
 }

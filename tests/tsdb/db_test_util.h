@@ -45,7 +45,7 @@ inline uint64_t mix64(uint64_t x) {
 // any sample it gets.
 inline double cycle_value(int i, int64_t c) {
   uint64_t h = mix64(static_cast<uint64_t>(i) * 1'000'003ull + static_cast<uint64_t>(c));
-  if (h % 97 == 0) return std::bit_cast<double>(storage::kStaleNaNBits);
+  if (h % 97 == 0) return std::bit_cast<double>(model::kStaleNaNBits);
   if (h % 89 == 0) return std::bit_cast<double>(0x7ff8000000000000ull | (h >> 40));  // NaN with a payload
   if (h % 83 == 0) return -0.0;
   switch (i % 5) {
@@ -64,29 +64,29 @@ inline double cycle_value(int i, int64_t c) {
 
 // {__name__=<name>, i="<i>"} plus, when pad > 0, a label "pad" of that many
 // characters (to make series records span pages).
-inline storage::Labels series_labels(const std::string& name, int i, size_t pad = 0) {
-  std::vector<storage::Label> l = {{"__name__", name}, {"i", std::to_string(i)}};
+inline model::Labels series_labels(const std::string& name, int i, size_t pad = 0) {
+  std::vector<model::Label> l = {{"__name__", name}, {"i", std::to_string(i)}};
   if (pad > 0) {
     std::string p(pad, 'a');
     for (size_t k = 0; k < pad; ++k) p[k] = static_cast<char>('a' + (mix64(static_cast<uint64_t>(i) + k) % 26));
     l.push_back({"pad", std::move(p)});
   }
-  auto made = storage::Labels::make(std::move(l));
+  auto made = model::Labels::make(std::move(l));
   EXPECT_TRUE(made.has_value());
   return *made;
 }
 
 // Every series of metric `name` with samples in [mint, maxt], by its "i"
 // label. Iterator errors are returned in *err (the first one), not hidden.
-inline std::map<int, std::vector<storage::Sample>> read_metric(storage::Storage& st, const std::string& name,
-                                                               int64_t mint, int64_t maxt, std::string* err) {
-  std::map<int, std::vector<storage::Sample>> out;
+inline std::map<int, std::vector<model::Sample>> read_metric(storage::Storage& st, const std::string& name,
+                                                             int64_t mint, int64_t maxt, std::string* err) {
+  std::map<int, std::vector<model::Sample>> out;
   auto q = st.querier(mint, maxt);
   if (!q) {
     if (err) *err = q.error();
     return out;
   }
-  auto set = (*q)->select(mint, maxt, {{storage::Matcher::Type::kEq, "__name__", name}});
+  auto set = (*q)->select(mint, maxt, {{model::Matcher::Type::kEq, "__name__", name}});
   while (set->next()) {
     const storage::Series& s = set->at();
     int i = std::atoi(std::string(s.labels().get("i")).c_str());

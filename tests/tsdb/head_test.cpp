@@ -11,9 +11,9 @@
 namespace llmon::tsdb {
 namespace {
 
-using storage::Label;
-using storage::Sample;
-using Type = storage::Matcher::Type;
+using model::Label;
+using model::Sample;
+using Type = model::Matcher::Type;
 
 Labels L(std::vector<Label> pairs) {
   auto l = Labels::make(std::move(pairs));
@@ -30,7 +30,7 @@ struct Got {
   std::vector<Sample> samples;
 };
 
-std::vector<Got> query(storage::Storage& st, int64_t mint, int64_t maxt, std::vector<storage::Matcher> ms) {
+std::vector<Got> query(storage::Storage& st, int64_t mint, int64_t maxt, std::vector<model::Matcher> ms) {
   auto q = st.querier(mint, maxt);
   EXPECT_TRUE(q.has_value()) << q.error();
   std::vector<Got> out;
@@ -147,13 +147,13 @@ TEST(Head, StaleMarkerAndNaNBitsKept) {
   double other_nan = std::bit_cast<double>(uint64_t{0x7ff8000000000001});
   append_ok(*app, metric("m"), 1000, 1);
   append_ok(*app, metric("m"), 2000, other_nan);
-  append_ok(*app, metric("m"), 3000, storage::stale_nan());
+  append_ok(*app, metric("m"), 3000, model::stale_nan());
   ASSERT_TRUE(app->commit().is_ok());
   auto got = query(head, 0, 9000, {{Type::kEq, "__name__", "m"}});
   ASSERT_EQ(got[0].samples.size(), 3u);
-  EXPECT_FALSE(storage::is_stale(got[0].samples[1].v));
+  EXPECT_FALSE(model::is_stale(got[0].samples[1].v));
   EXPECT_EQ(std::bit_cast<uint64_t>(got[0].samples[1].v), 0x7ff8000000000001u);
-  EXPECT_TRUE(storage::is_stale(got[0].samples[2].v));
+  EXPECT_TRUE(model::is_stale(got[0].samples[2].v));
 }
 
 TEST(Head, ChunksCutBySampleCountAndTimeRange) {

@@ -5,7 +5,7 @@
 namespace llmon::tsdb {
 namespace {
 
-using storage::Label;
+using model::Label;
 using Type = Matcher::Type;
 
 Labels L(std::vector<Label> pairs) {

@@ -30,10 +30,10 @@ std::string unhex(const std::string& h) {
   return out;
 }
 
-storage::Labels labels(std::vector<storage::Label> pairs) {
-  auto l = storage::Labels::make(std::move(pairs));
+model::Labels labels(std::vector<model::Label> pairs) {
+  auto l = model::Labels::make(std::move(pairs));
   EXPECT_TRUE(l.has_value()) << l.error();
-  return l ? *l : storage::Labels();
+  return l ? *l : model::Labels();
 }
 
 uint64_t bits(double v) {
@@ -108,7 +108,7 @@ TEST(WalRecords, SeriesRoundTripOddRefsAndBytes) {
 }
 
 TEST(WalRecords, SamplesGoldenBytes) {
-  const std::vector<SampleEntry> in = {{1, 1000, 0.0}, {2, 1000, 1.0}, {3, 1000, storage::stale_nan()}, {7, 2000, 5.0}};
+  const std::vector<SampleEntry> in = {{1, 1000, 0.0}, {2, 1000, 1.0}, {3, 1000, model::stale_nan()}, {7, 2000, 5.0}};
   std::string rec;
   encode_samples(in, rec);
   // 02 type, 04 n, d00f base 1000; runs: (+1 -> 02, len 3 -> 02), (7 vs
@@ -131,7 +131,7 @@ TEST(WalRecords, ValueKindGoldenBytes) {
   } cases[] = {
       {0.0, "00"},
       {1.0, "10"},
-      {storage::stale_nan(), "20"},
+      {model::stale_nan(), "20"},
       {5.0, "3005"},
       {300.0, "30ac02"},
       {-3.0, "4003"},
@@ -165,7 +165,7 @@ TEST(WalRecords, SpecialValuesRoundTripBitExactly) {
       -0.0,
       1.0,
       -1.0,
-      storage::stale_nan(),
+      model::stale_nan(),
       from_bits(0x7ff8000000000000ull),  // the usual quiet NaN
       from_bits(0xfff8000000000000ull),  // negative NaN
       from_bits(0x7ff0000000000001ull),  // signalling NaN

@@ -75,7 +75,7 @@ uint8_t put_value(std::string& values, double v) {
   const uint64_t bits = std::bit_cast<uint64_t>(v);
   if (bits == 0) return kZero;
   if (v == 1.0) return kOne;
-  if (bits == storage::kStaleNaNBits) return kStale;
+  if (bits == model::kStaleNaNBits) return kStale;
   if (std::isfinite(v) && !std::signbit(v) && v < kTwo64 && v == std::trunc(v)) {
     const auto u = static_cast<uint64_t>(v);
     const size_t plain = uvarint_size(u);
@@ -222,7 +222,7 @@ Status get_value(Reader& r, uint8_t kind, double& v) {
       v = 1.0;
       return Status::ok();
     case kStale:
-      v = std::bit_cast<double>(storage::kStaleNaNBits);
+      v = std::bit_cast<double>(model::kStaleNaNBits);
       return Status::ok();
     case kUint:
     case kNegInt:
@@ -352,7 +352,7 @@ Status decode_series(std::string_view record, std::vector<SeriesEntry>& out) {
     e.ref = expected + static_cast<uint64_t>(delta);
     expected = e.ref + 1;
     if (s = r.count(k, 32, "label count"); !s) break;  // 2 lengths + 2 bytes at least
-    std::vector<storage::Label> pairs(k);
+    std::vector<model::Label> pairs(k);
     for (uint64_t j = 0; s && j < k; ++j) {
       uint64_t len = 0;
       std::string_view name, value;
@@ -370,7 +370,7 @@ Status decode_series(std::string_view record, std::vector<SeriesEntry>& out) {
       }
     }
     if (!s) break;
-    auto labels = storage::Labels::make(std::move(pairs));
+    auto labels = model::Labels::make(std::move(pairs));
     if (!labels) {
       s = r.error(labels.error(), r.pos());
       break;

@@ -34,7 +34,7 @@ enum class RecordType : uint8_t { kSeries = 1, kSamples = 2, kTombstones = 3 };
 
 struct SeriesEntry {
   storage::SeriesRef ref = 0;
-  storage::Labels labels;
+  model::Labels labels;
 };
 
 struct SampleEntry {

@@ -83,7 +83,7 @@ inline bool almost_equal(double a, double b, double epsilon = 1e-6) {
 }
 
 inline std::string fmt_value(double v) {
-  if (storage::is_stale(v)) return "stale";
+  if (model::is_stale(v)) return "stale";
   if (std::isnan(v)) return "NaN";
   if (std::isinf(v)) return v > 0 ? "+Inf" : "-Inf";
   char buf[64];
@@ -93,7 +93,7 @@ inline std::string fmt_value(double v) {
 
 inline std::string fmt_series(const promql::MatrixSeries& s) {
   std::string out = s.labels.to_string() + " =>";
-  for (const storage::Sample& p : s.samples) out += " " + fmt_value(p.v) + " @[" + std::to_string(p.t_ms) + "]";
+  for (const model::Sample& p : s.samples) out += " " + fmt_value(p.v) + " @[" + std::to_string(p.t_ms) + "]";
   return out;
 }
 
@@ -131,15 +131,15 @@ inline std::string fmt_expected(const EvalCmd& cmd) {
 
 namespace detail {
 
-// Compares the pairs only: storage::Labels::operator== also compares the
+// Compares the pairs only: model::Labels::operator== also compares the
 // cached hash, and a default-constructed (empty) Labels has hash 0 while
 // Labels::make({}) has FNV's offset basis, so two empty label sets built the
 // two ways would differ.
-inline bool same_labels(const storage::Labels& a, const storage::Labels& b) {
+inline bool same_labels(const model::Labels& a, const model::Labels& b) {
   return a.pairs() == b.pairs();
 }
 
-inline const ExpectedSeries* find_expected(const EvalCmd& cmd, const storage::Labels& l) {
+inline const ExpectedSeries* find_expected(const EvalCmd& cmd, const model::Labels& l) {
   for (const ExpectedSeries& s : cmd.series)
     if (same_labels(s.labels, l)) return &s;
   return nullptr;
@@ -167,7 +167,7 @@ inline std::string compare_vector(const EvalCmd& cmd, const promql::Vector& v, b
       return "expected metric " + s.labels.to_string() + " at position " + std::to_string(e->pos) + " but was at " +
              std::to_string(pos + 1);
     double want = e->values.at(0).value;
-    if (storage::is_stale(s.v) && !storage::is_stale(want))
+    if (model::is_stale(s.v) && !model::is_stale(want))
       return "result contains a staleness marker for " + s.labels.to_string();
     if (!almost_equal(want, s.v))
       return "expected " + fmt_value(want) + " for " + s.labels.to_string() + " but got " + fmt_value(s.v);
@@ -188,7 +188,7 @@ inline std::string compare_matrix(const EvalCmd& cmd, const promql::Matrix& m, b
     const ExpectedSeries* e = find_expected(cmd, s.labels);
     if (e == nullptr) return "unexpected metric " + s.labels.to_string() + " in result: " + fmt_series(s);
     seen[static_cast<size_t>(e - cmd.series.data())] = true;
-    std::vector<storage::Sample> want;
+    std::vector<model::Sample> want;
     for (size_t i = 0; i < e->values.size(); ++i) {
       int64_t t = cmd.start_ms + static_cast<int64_t>(i) * cmd.step_ms;
       if (t > cmd.end_ms)
@@ -200,12 +200,12 @@ inline std::string compare_matrix(const EvalCmd& cmd, const promql::Matrix& m, b
       return "expected " + std::to_string(want.size()) + " points for " + e->labels.to_string() + " (" +
              fmt_expected_values(e->values) + "), but got " + fmt_series(s);
     for (size_t i = 0; i < want.size(); ++i) {
-      const storage::Sample& got = s.samples[i];
+      const model::Sample& got = s.samples[i];
       if (got.t_ms != want[i].t_ms)
         return "expected point " + std::to_string(i) + " of " + e->labels.to_string() +
                " at t=" + std::to_string(want[i].t_ms) + ", but it is at t=" + std::to_string(got.t_ms) + " (got " +
                fmt_series(s) + ")";
-      if (storage::is_stale(got.v) && !storage::is_stale(want[i].v))
+      if (model::is_stale(got.v) && !model::is_stale(want[i].v))
         return "result contains a staleness marker for " + s.labels.to_string() + " at t=" + std::to_string(got.t_ms);
       if (!almost_equal(want[i].v, got.v))
         return "expected " + fmt_value(want[i].v) + " at t=" + std::to_string(got.t_ms) + " for " +
@@ -300,7 +300,7 @@ inline std::string run_instant(Backend& b, const EvalCmd& cmd, const QuerySpec& 
   if (std::string e = check_sorted(*m); !e.empty()) return "in range mode: " + e;
   promql::Vector at_t;
   for (const promql::MatrixSeries& s : *m)
-    for (const storage::Sample& p : s.samples)
+    for (const model::Sample& p : s.samples)
       if (p.t_ms == t) {
         at_t.push_back({s.labels, p.t_ms, p.v});
         break;

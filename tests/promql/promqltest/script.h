@@ -46,7 +46,7 @@ namespace llmon::promqltest {
 
 struct LoadSeries {
   int line = 0;
-  storage::Labels labels;
+  model::Labels labels;
   std::vector<promql::SequenceValue> values;
 };
 
@@ -78,7 +78,7 @@ struct Expect {
 struct ExpectedSeries {
   int line = 0;
   int pos = 0;  // 1-based position among the result lines (eval_ordered)
-  storage::Labels labels;
+  model::Labels labels;
   std::vector<promql::SequenceValue> values;
 };
 

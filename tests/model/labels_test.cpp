@@ -1,11 +1,12 @@
+#include "model/labels.h"
+#include "model/sample.h"
+
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cmath>
 
-#include "storage/storage.h"
-
-namespace llmon::storage {
+namespace llmon::model {
 namespace {
 
 Labels L(std::vector<Label> p) {
@@ -65,4 +66,4 @@ TEST(Staleness, OnlyTheExactPayloadIsStale) {
 }
 
 }  // namespace
-}  // namespace llmon::storage
+}  // namespace llmon::model
