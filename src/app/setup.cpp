@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "app/commands.h"
+#include "collector/options.h"
 #include "collector/registry.h"
 
 namespace llmon::app {
@@ -21,8 +22,8 @@ collector::CollectorContext collector_context(const config::Settings& s, const b
   ctx.fs = fs_from(s);
   ctx.clock = &clock;
   ctx.log = &log;
-  ctx.options = s.values();
-  ctx.options["llmon.version"] = kVersion;
+  for (const base::FlagRef& f : collector::flag::kAll) ctx.set_option(f, s.raw(f));
+  ctx.version = kVersion;
   ctx.shared_proc_stat = std::make_shared<collector::ProcStatSource>(ctx.fs.proc("stat"));
   return ctx;
 }

@@ -7,13 +7,16 @@
 // (node_scrape_collector_success 0); families already written are kept.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
 
 #include "base/clock.h"
+#include "base/flag.h"
 #include "base/log.h"
 #include "base/status.h"
 #include "base/strings.h"
@@ -23,13 +26,23 @@
 
 namespace llmon::collector {
 
-// Everything a collector factory may read: paths, clock, logger and the
-// collector's own options ("collector.<name>.<option>" flag values).
+// Everything a collector factory may read: paths, clock, logger, llmon's
+// version and the collectors' options (collector.<name>.<option> and the few
+// other flags they read), keyed by the typed constants of options.h:
+// ctx.option(flag::kCollectorGpuTimeout) returns the flag's type (a duration
+// in milliseconds, a bool, the string or regexp as given). There is no
+// lookup by string, so a misspelt option does not compile, and no fallback
+// at the call site: whoever builds the context sets every option of
+// flag::kAll (app::collector_context from config::Settings, which holds the
+// flag table's defaults; the collector tests from the table's defaults too),
+// so each default is written once, in the table. Reading an option that was
+// not set is a programming error: assert in debug builds, the kind's empty
+// value in release ones (as config::Settings::get).
 struct CollectorContext {
   procfs::Fs fs;
   const base::Clock* clock = nullptr;
   base::Logger* log = nullptr;
-  std::map<std::string, std::string> options;  // flag name -> value
+  std::string version = "unknown";  // llmon's version, for llmon_build_info (not a flag)
   // Sources shared by several collectors of one scheduler; null means each
   // collector reads on its own (see proc_stat(), which falls back).
   std::shared_ptr<ProcStatSource> shared_proc_stat;
@@ -38,15 +51,29 @@ struct CollectorContext {
     return shared_proc_stat ? shared_proc_stat : std::make_shared<ProcStatSource>(fs.proc("stat"));
   }
 
-  std::string option(const std::string& key, const std::string& fallback = "") const {
-    auto it = options.find(key);
-    return it == options.end() ? fallback : it->second;
+  // Sets an option's value as text, in the flag's syntax ("2s", "true").
+  void set_option(base::FlagRef f, std::string value) { options_[std::string(f.name)] = std::move(value); }
+
+  const std::string& option(base::StringFlag f) const { return text(f); }
+  const std::string& option(base::RegexFlag f) const { return text(f); }  // the pattern as given
+  bool option(base::BoolFlag f) const {
+    auto b = base::parse_bool_word(text(f));
+    return b && *b;
   }
-  // A boolean option; absent or unparsable (settings validate values) -> fallback.
-  bool option_bool(const std::string& key, bool fallback) const {
-    auto b = base::parse_bool_word(option(key));
-    return b ? *b : fallback;
+  int64_t option(base::DurationFlag f) const {  // milliseconds
+    auto d = base::parse_duration_ms(text(f));
+    return d ? *d : 0;
   }
+
+ private:
+  const std::string& text(base::FlagRef f) const {
+    static const std::string kEmpty;
+    auto it = options_.find(f.name);
+    assert(it != options_.end() && "an option its CollectorContext was not given");
+    return it == options_.end() ? kEmpty : it->second;
+  }
+
+  std::map<std::string, std::string, std::less<>> options_;  // flag name -> value as text
 };
 
 class Collector {

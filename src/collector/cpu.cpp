@@ -15,6 +15,7 @@
 #include "base/strings.h"
 #include "collector/builtin.h"
 #include "collector/cpu_dirs.h"
+#include "collector/options.h"
 #include "procfs/cpu_list.h"
 #include "procfs/stat.h"
 
@@ -71,7 +72,7 @@ class CpuCollector final : public Collector {
       : source_(ctx.proc_stat()),
         cpu_dirs_(ctx.fs.sys("devices/system/cpu")),
         log_(ctx.log),
-        guest_(ctx.option_bool("collector.cpu.guest", true)) {
+        guest_(ctx.option(flag::kCollectorCpuGuest)) {
     // node_exporter reads the isolated list once, when the collector is created.
     auto text = base::read_file(ctx.fs.sys("devices/system/cpu/isolated"));
     if (text) {

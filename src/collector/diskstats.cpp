@@ -13,6 +13,7 @@
 #include "base/strings.h"
 #include "collector/builtin.h"
 #include "collector/device_filter.h"
+#include "collector/options.h"
 #include "procfs/diskstats.h"
 #include "procfs/udev.h"
 
@@ -21,10 +22,6 @@ namespace {
 
 using model::MetricType;
 using procfs::DiskStatField;
-
-// node_exporter's --collector.diskstats.device-exclude default (flags.cpp);
-// like node_exporter, it is dropped when only device-include is given.
-constexpr std::string_view kDefaultExclude = "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$";
 
 constexpr double kSectorBytes = 512.0;      // iostats sectors are always 512 bytes
 constexpr double kSecondsPerTick = 0.001;   // node_exporter multiplies by 1.0/1000.0
@@ -114,11 +111,12 @@ class DiskstatsCollector final : public Collector {
  public:
   explicit DiskstatsCollector(const CollectorContext& ctx)
       : file_(ctx.fs.proc("diskstats")),
-        udev_dir_(ctx.option("path.udev.data", "/run/udev/data")),
+        udev_dir_(ctx.option(flag::kPathUdevData)),
         clock_(ctx.clock ? ctx.clock : &system_clock_) {
-    std::string exclude = ctx.option("collector.diskstats.device-exclude");
-    std::string include = ctx.option("collector.diskstats.device-include");
-    if (!include.empty() && exclude == kDefaultExclude) exclude.clear();
+    std::string exclude = ctx.option(flag::kCollectorDiskstatsDeviceExclude);
+    const std::string& include = ctx.option(flag::kCollectorDiskstatsDeviceInclude);
+    // As in node_exporter, giving only device-include drops the default exclude.
+    if (!include.empty() && exclude == flag::kDiskstatsDefaultDeviceExclude) exclude.clear();
     filter_ = DeviceFilter(exclude, include);
   }
 

@@ -24,19 +24,14 @@
 #include <tuple>
 #include <unordered_set>
 
-#include "base/strings.h"
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "procfs/mounts.h"
 
 namespace llmon::collector {
 namespace {
 
 using model::MetricType;
-
-int64_t mount_timeout_ms(const CollectorContext& ctx) {
-  auto d = base::parse_duration_ms(ctx.option("collector.filesystem.mount-timeout", "5s"));
-  return d ? *d : 5000;
-}
 
 struct Mount {
   std::string device, mount_point, fs_type;  // the labels
@@ -52,14 +47,14 @@ class FilesystemCollector final : public Collector {
       : fs_(ctx.fs),
         clock_(ctx.clock ? ctx.clock : &system_clock_),
         table_(ctx.fs.proc("1/mounts"), ctx.fs.proc("mounts"), *clock_),
-        timeout_ms_(mount_timeout_ms(ctx)),
+        timeout_ms_(ctx.option(flag::kCollectorFilesystemMountTimeout)),
         statvfs_(fn ? fn : StatfsRunner::StatvfsFn([](const char* p, struct statvfs* st) { return ::statvfs(p, st); })),
         inline_fs_type_(inline_fs_type ? std::move(inline_fs_type) : InlineFsTypeFn(statvfs_cannot_hang)),
         runner_(std::move(fn), handoff_ms) {
     try {
-      mp_exclude_ = std::regex(ctx.option("collector.filesystem.mount-points-exclude"),
+      mp_exclude_ = std::regex(ctx.option(flag::kCollectorFilesystemMountPointsExclude),
                                std::regex::ECMAScript | std::regex::optimize);
-      fs_exclude_ = std::regex(ctx.option("collector.filesystem.fs-types-exclude"),
+      fs_exclude_ = std::regex(ctx.option(flag::kCollectorFilesystemFsTypesExclude),
                                std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
       regex_status_ = Status::error(std::string("filesystem: invalid exclude regexp: ") + e.what());

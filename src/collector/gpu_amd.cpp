@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector/uname.h"
 #include "gpu/amd/amdgpu.h"
 #include "gpu/amd/fdinfo.h"
@@ -67,11 +68,11 @@ class AmdGpuCollector final : public Collector {
       : reader_(ctx.fs),
         scanner_(ctx.fs),
         resolver_(ctx.fs),
-        processes_(ctx.option_bool("collector.gpu.processes", true)) {
-    if (std::string h = ctx.option("collector.gpu.hostname"); !h.empty()) hostname = std::move(h);
-    auto mode = gpu::parse_hostname_label(ctx.option("collector.gpu.hostname-label", "Hostname"));
+        processes_(ctx.option(flag::kCollectorGpuProcesses)) {
+    if (const std::string& h = ctx.option(flag::kCollectorGpuHostname); !h.empty()) hostname = h;
+    auto mode = gpu::parse_hostname_label(ctx.option(flag::kCollectorGpuHostnameLabel));
     if (!mode) {
-      config_error_ = mode.status().with_context("collector.gpu.hostname-label");
+      config_error_ = mode.status().with_context(std::string(flag::kCollectorGpuHostnameLabel.name));
       return;
     }
     labels_ = gpu::LabelScheme(*mode, std::move(hostname), "");

@@ -18,8 +18,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "base/strings.h"
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector/uname.h"
 #include "gpu/labels.h"
 #include "gpu/nvml/metric_table.h"
@@ -50,13 +50,13 @@ class GpuNvidiaCollector final : public Collector {
       : log_(ctx.log ? ctx.log : &fallback_log_),
         backend_(backend_options(ctx), *log_),
         procs_(ctx.fs),
-        processes_(ctx.option_bool("collector.gpu.processes", true)) {
-    auto mode = gpu::parse_hostname_label(ctx.option("collector.gpu.hostname-label", "Hostname"));
+        processes_(ctx.option(flag::kCollectorGpuProcesses)) {
+    auto mode = gpu::parse_hostname_label(ctx.option(flag::kCollectorGpuHostnameLabel));
     if (mode)
       mode_ = *mode;
     else
-      config_error_ = mode.status().with_context("collector.gpu.hostname-label");
-    hostname_ = ctx.option("collector.gpu.hostname");
+      config_error_ = mode.status().with_context(std::string(flag::kCollectorGpuHostnameLabel.name));
+    hostname_ = ctx.option(flag::kCollectorGpuHostname);
     if (hostname_.empty()) {
       UnameInfo u;
       if (system_uname(u)) hostname_ = u.nodename;
@@ -116,13 +116,12 @@ class GpuNvidiaCollector final : public Collector {
  private:
   static gpu::nvml::BackendOptions backend_options(const CollectorContext& ctx) {
     gpu::nvml::BackendOptions o;
-    o.library = ctx.option("nvml.library", "libnvidia-ml.so.1");
-    if (o.library.empty()) o.library = "libnvidia-ml.so.1";
-    auto t = base::parse_duration_ms(ctx.option("collector.gpu.timeout", "2s"));
-    o.timeout_ms = t && *t > 0 ? *t : 2000;
-    o.events = ctx.option_bool("collector.gpu.events", true);
-    o.sampler.processes = ctx.option_bool("collector.gpu.processes", true);
-    o.sampler.gpm = ctx.option_bool("collector.gpu.gpm", true);
+    // An empty library or a timeout of 0 keeps BackendOptions' own (the soname, 2 s).
+    if (const std::string& library = ctx.option(flag::kNvmlLibrary); !library.empty()) o.library = library;
+    if (int64_t timeout_ms = ctx.option(flag::kCollectorGpuTimeout); timeout_ms > 0) o.timeout_ms = timeout_ms;
+    o.events = ctx.option(flag::kCollectorGpuEvents);
+    o.sampler.processes = ctx.option(flag::kCollectorGpuProcesses);
+    o.sampler.gpm = ctx.option(flag::kCollectorGpuGpm);
     return o;
   }
 

@@ -28,6 +28,7 @@
 
 #include "collector/builtin.h"
 #include "collector/device_filter.h"
+#include "collector/options.h"
 #include "procfs/net_class.h"
 
 namespace llmon::collector {
@@ -114,8 +115,8 @@ class NetclassCollector final : public Collector {
  public:
   NetclassCollector(const CollectorContext& ctx, size_t max_open_fds)
       : dir_(ctx.fs.sys("class/net")),
-        ignored_(ctx.option("collector.netclass.ignored-devices", "^$"), ""),
-        ignore_invalid_speed_(ctx.option_bool("collector.netclass.ignore-invalid-speed", false)),
+        ignored_(ctx.option(flag::kCollectorNetclassIgnoredDevices), ""),
+        ignore_invalid_speed_(ctx.option(flag::kCollectorNetclassIgnoreInvalidSpeed)),
         clock_(ctx.clock ? ctx.clock : &system_clock_),
         max_open_fds_(max_open_fds) {
     auto files = procfs::net_class_attribute_files();

@@ -7,6 +7,7 @@
 #include "base/file_reader.h"
 #include "collector/builtin.h"
 #include "collector/device_filter.h"
+#include "collector/options.h"
 #include "procfs/net_dev.h"
 
 namespace llmon::collector {
@@ -44,7 +45,7 @@ class NetdevCollector final : public Collector {
  public:
   explicit NetdevCollector(const CollectorContext& ctx)
       : file_(ctx.fs.proc("net/dev")),
-        filter_(ctx.option("collector.netdev.device-exclude"), ctx.option("collector.netdev.device-include")) {}
+        filter_(ctx.option(flag::kCollectorNetdevDeviceExclude), ctx.option(flag::kCollectorNetdevDeviceInclude)) {}
 
   Status collect(model::SnapshotBuilder& out) override {
     if (!filter_.status()) return filter_.status();

@@ -22,7 +22,7 @@ constexpr double kUserHz = 100;  // what prometheus/procfs assumes for /proc/<pi
 class SelfCollector final : public Collector {
  public:
   explicit SelfCollector(const CollectorContext& ctx)
-      : version_(ctx.option("llmon.version", "unknown")),
+      : version_(ctx.version),
         stat_("/proc/self/stat"),
         limits_("/proc/self/limits"),
         page_size_(static_cast<double>(::sysconf(_SC_PAGESIZE))) {

@@ -5,6 +5,7 @@
 #include "procfs/stat.h"
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 
 namespace llmon::collector {
 namespace {
@@ -12,7 +13,7 @@ namespace {
 class StatCollector final : public Collector {
  public:
   explicit StatCollector(const CollectorContext& ctx)
-      : source_(ctx.proc_stat()), softirq_(ctx.option_bool("collector.stat.softirq", false)) {}
+      : source_(ctx.proc_stat()), softirq_(ctx.option(flag::kCollectorStatSoftirq)) {}
 
   Status collect(model::SnapshotBuilder& out) override {
     auto parsed = source_->get(out.timestamp_ms());

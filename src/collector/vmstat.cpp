@@ -11,11 +11,10 @@
 
 #include "base/file_reader.h"
 #include "collector/builtin.h"
+#include "collector/options.h"
 
 namespace llmon::collector {
 namespace {
-
-constexpr const char* kDefaultFields = "^(oom_kill|pgpg|pswp|pg.*fault).*";
 
 struct FieldInfo {
   std::string field;
@@ -26,12 +25,13 @@ struct FieldInfo {
 class VmstatCollector final : public Collector {
  public:
   explicit VmstatCollector(const CollectorContext& ctx) : file_(ctx.fs.proc("vmstat")) {
-    std::string pattern = ctx.option("collector.vmstat.fields", kDefaultFields);
+    const std::string& pattern = ctx.option(flag::kCollectorVmstatFields);
     try {
       fields_re_ = std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
     } catch (const std::regex_error& e) {
       // The flag table validates the regex; this only guards direct construction.
-      regex_error_ = "invalid --collector.vmstat.fields \"" + pattern + "\": " + e.what();
+      regex_error_ =
+          "invalid --" + std::string(flag::kCollectorVmstatFields.name) + " \"" + pattern + "\": " + e.what();
     }
   }
 

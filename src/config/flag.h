@@ -1,49 +1,21 @@
-// A flag as code names it: Flag<K> carries the flag's name and, in its type,
-// its kind, so that Settings::get(flag) returns the matching C++ type (see
-// settings.h). Call sites use the constants of flag_names.h, never a name
-// typed out: a misspelt constant does not compile. Names that must be built
-// at run time (--collector.<name>) go through checked_flag() (flags.h),
-// which fails naming the flag instead of yielding an empty value.
-// Header-only, constexpr: no state.
+// The flag key types (defined in base/flag.h, where the collectors below
+// config can name their options) under config's names, which the flag
+// table, Settings and their callers use.
 #pragma once
 
-#include <string_view>
+#include "base/flag.h"
 
 namespace llmon::config {
 
-enum class FlagKind { kString, kBool, kDuration, kInt, kRegex, kBytes };
-
-// The kind as help and docs/cli.md print it ("string", "bool", "duration", ...).
-constexpr std::string_view kind_name(FlagKind k) {
-  switch (k) {
-    case FlagKind::kString: return "string";
-    case FlagKind::kBool: return "bool";
-    case FlagKind::kDuration: return "duration";
-    case FlagKind::kInt: return "int";
-    case FlagKind::kRegex: return "regexp";
-    case FlagKind::kBytes: return "bytes";
-  }
-  return "string";
-}
-
-// A flag's identity without its kind in the type: for code that handles every
-// kind alike (origin of a value, the consistency checks of the table).
-struct FlagRef {
-  std::string_view name;  // without leading dashes, e.g. "web.listen-address"
-  FlagKind kind = FlagKind::kString;
-};
-
-template <FlagKind K>
-struct Flag : FlagRef {
-  static constexpr FlagKind kKind = K;
-  constexpr explicit Flag(std::string_view flag_name) : FlagRef{flag_name, K} {}
-};
-
-using StringFlag = Flag<FlagKind::kString>;
-using BoolFlag = Flag<FlagKind::kBool>;
-using DurationFlag = Flag<FlagKind::kDuration>;
-using IntFlag = Flag<FlagKind::kInt>;
-using RegexFlag = Flag<FlagKind::kRegex>;
-using BytesFlag = Flag<FlagKind::kBytes>;
+using base::BoolFlag;
+using base::BytesFlag;
+using base::DurationFlag;
+using base::Flag;
+using base::FlagKind;
+using base::FlagRef;
+using base::IntFlag;
+using base::kind_name;
+using base::RegexFlag;
+using base::StringFlag;
 
 }  // namespace llmon::config

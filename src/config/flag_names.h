@@ -3,13 +3,17 @@
 // misspelt flag does not compile and the value comes back as the flag's type.
 // kAll lists every constant; names are unique (static_assert below) and
 // tests/config/flag_names_test.cpp checks that constants and table rows match
-// one to one, name and kind. The --collector.<name> switches come from the
-// collector registry and have no constant: see collector_switch() (flags.h).
+// one to one, name and kind. The options the collectors read are declared
+// in the collector layer (collector/options.h, below config) and taken over
+// here by using-declarations: one constant, one spelling. The
+// --collector.<name> switches come from the collector registry and have no
+// constant: see collector_switch() (flags.h).
 #pragma once
 
 #include <cstddef>
 #include <span>
 
+#include "collector/options.h"
 #include "config/flag.h"
 
 namespace llmon::config::flag {
@@ -23,27 +27,30 @@ inline constexpr DurationFlag kCollectInterval{"collect.interval"};
 inline constexpr StringFlag kPathProcfs{"path.procfs"};
 inline constexpr StringFlag kPathSysfs{"path.sysfs"};
 inline constexpr StringFlag kPathRootfs{"path.rootfs"};
-inline constexpr StringFlag kPathUdevData{"path.udev.data"};
+using collector::flag::kPathUdevData;
 inline constexpr BoolFlag kCollectorDisableDefaults{"collector.disable-defaults"};
-inline constexpr RegexFlag kCollectorFilesystemMountPointsExclude{"collector.filesystem.mount-points-exclude"};
-inline constexpr RegexFlag kCollectorFilesystemFsTypesExclude{"collector.filesystem.fs-types-exclude"};
-inline constexpr DurationFlag kCollectorFilesystemMountTimeout{"collector.filesystem.mount-timeout"};
-inline constexpr RegexFlag kCollectorDiskstatsDeviceExclude{"collector.diskstats.device-exclude"};
-inline constexpr RegexFlag kCollectorDiskstatsDeviceInclude{"collector.diskstats.device-include"};
-inline constexpr RegexFlag kCollectorNetdevDeviceExclude{"collector.netdev.device-exclude"};
-inline constexpr RegexFlag kCollectorNetdevDeviceInclude{"collector.netdev.device-include"};
-inline constexpr RegexFlag kCollectorNetclassIgnoredDevices{"collector.netclass.ignored-devices"};
-inline constexpr BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.netclass.ignore-invalid-speed"};
-inline constexpr BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
-inline constexpr BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
-inline constexpr RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
-inline constexpr StringFlag kNvmlLibrary{"nvml.library"};
-inline constexpr StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
-inline constexpr StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
-inline constexpr DurationFlag kCollectorGpuTimeout{"collector.gpu.timeout"};
-inline constexpr BoolFlag kCollectorGpuProcesses{"collector.gpu.processes"};
-inline constexpr BoolFlag kCollectorGpuGpm{"collector.gpu.gpm"};
-inline constexpr BoolFlag kCollectorGpuEvents{"collector.gpu.events"};
+// In table order, not sorted:
+// clang-format off
+using collector::flag::kCollectorFilesystemMountPointsExclude;
+using collector::flag::kCollectorFilesystemFsTypesExclude;
+using collector::flag::kCollectorFilesystemMountTimeout;
+using collector::flag::kCollectorDiskstatsDeviceExclude;
+using collector::flag::kCollectorDiskstatsDeviceInclude;
+using collector::flag::kCollectorNetdevDeviceExclude;
+using collector::flag::kCollectorNetdevDeviceInclude;
+using collector::flag::kCollectorNetclassIgnoredDevices;
+using collector::flag::kCollectorNetclassIgnoreInvalidSpeed;
+using collector::flag::kCollectorCpuGuest;
+using collector::flag::kCollectorStatSoftirq;
+using collector::flag::kCollectorVmstatFields;
+using collector::flag::kNvmlLibrary;
+using collector::flag::kCollectorGpuHostnameLabel;
+using collector::flag::kCollectorGpuHostname;
+using collector::flag::kCollectorGpuTimeout;
+using collector::flag::kCollectorGpuProcesses;
+using collector::flag::kCollectorGpuGpm;
+using collector::flag::kCollectorGpuEvents;
+// clang-format on
 inline constexpr StringFlag kStoragePath{"storage.path"};
 inline constexpr DurationFlag kStorageRetentionTime{"storage.retention.time"};
 inline constexpr BytesFlag kStorageRetentionSize{"storage.retention.size"};

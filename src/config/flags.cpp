@@ -50,7 +50,7 @@ std::vector<FlagSpec> build_table() {
        "How long a statvfs may take before the mount is reported stuck (device_error) and skipped "
        "until it answers again.",
        collect},
-      {flag::kCollectorDiskstatsDeviceExclude, "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$",
+      {flag::kCollectorDiskstatsDeviceExclude, collector::flag::kDiskstatsDefaultDeviceExclude,
        "Regexp of block devices to leave out (node_exporter's default: partitions, loop and ram disks).", collect},
       {flag::kCollectorDiskstatsDeviceInclude, "",
        "Regexp of block devices to keep (empty: all); when set, the default device-exclude is dropped.", collect},

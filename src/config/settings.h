@@ -47,12 +47,12 @@ class Settings {
   // table's default (its origin stays "default"). value must be valid for f.
   void replace_default(FlagRef f, std::string value);
 
-  // Every flag name -> its value (the collectors' CollectorContext::options).
-  const std::map<std::string, std::string>& values() const { return values_; }
+  // f's value as text, unparsed: what app::collector_context hands the
+  // collectors (CollectorContext::set_option), which parse it by kind.
+  const std::string& raw(FlagRef f) const;
 
  private:
   friend Expected<Settings> load(const std::vector<std::string>& args, const std::vector<std::string>& env);
-  const std::string& raw(FlagRef f) const;
 
   std::map<std::string, std::string> values_;  // flag name -> value (every flag present)
   std::map<std::string, std::string> origin_;  // flag name -> origin, as origin_of()

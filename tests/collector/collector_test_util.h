@@ -1,11 +1,13 @@
 // Helpers for collector tests: a CollectorContext on the fixture tree with
-// every flag at its default, and one collection into a Snapshot.
+// every collector option at the flag table's default, and one collection
+// into a Snapshot.
 #pragma once
 
 #include <limits>
 #include <string>
 
 #include "collector/collector.h"
+#include "collector/options.h"
 #include "config/flags.h"
 #include "model/snapshot_builder.h"
 #include "support/test_paths.h"
@@ -17,8 +19,8 @@ inline collector::CollectorContext fixture_context() {
   ctx.fs.proc_root = fixture("proc");
   ctx.fs.sys_root = fixture("sys");
   ctx.fs.root = fixture("rootfs");
-  for (const auto& f : config::flag_table()) ctx.options[f.name] = f.default_value;
-  ctx.options["path.udev.data"] = fixture("udev/data");
+  for (const base::FlagRef& f : collector::flag::kAll) ctx.set_option(f, config::find_flag(f.name)->default_value);
+  ctx.set_option(collector::flag::kPathUdevData, fixture("udev/data"));
   return ctx;
 }
 

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector_test_util.h"
 #include "temp_fixture.h"
 
@@ -63,7 +64,7 @@ TEST(CpuCollector, FixtureValues) {
 
 TEST(CpuCollector, GuestMetricCanBeDisabled) {
   auto ctx = fixture_context();
-  ctx.options["collector.cpu.guest"] = "false";
+  ctx.set_option(flag::kCollectorCpuGuest, "false");
   auto c = make_cpu(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector_test_util.h"
 #include "temp_fixture.h"
 
@@ -95,8 +96,8 @@ TEST(DiskstatsCollector, InfoFromUdev) {
 
 TEST(DiskstatsCollector, WithoutUdevAndWithInclude) {
   auto ctx = fixture_context();
-  ctx.options["path.udev.data"] = "/nonexistent/udev/data";
-  ctx.options["collector.diskstats.device-include"] = "^sd";
+  ctx.set_option(flag::kPathUdevData, "/nonexistent/udev/data");
+  ctx.set_option(flag::kCollectorDiskstatsDeviceInclude, "^sd");
   auto c = make_diskstats(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
@@ -124,7 +125,7 @@ TEST(DiskstatsCollector, BrokenFileFails) {
 TEST(DiskstatsCollector, UdevEntriesAreCachedAndRecheckedEvery60s) {
   testing::TempFixture tf({"proc/diskstats", "udev/data"});
   auto ctx = tf.context();
-  ctx.options["path.udev.data"] = tf.path("udev/data");
+  ctx.set_option(flag::kPathUdevData, tf.path("udev/data"));
   base::ManualClock clock(1'000'000);
   ctx.clock = &clock;
   auto c = make_diskstats(ctx);

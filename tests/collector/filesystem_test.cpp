@@ -16,6 +16,7 @@
 
 #include "collector/builtin.h"
 #include "collector/filesystem.h"
+#include "collector/options.h"
 #include "collector_test_util.h"
 #include "temp_fixture.h"
 
@@ -131,7 +132,7 @@ bool never_inline(std::string_view) { return false; }
 TEST(FilesystemCollector, HungMountDoesNotStallTheCycle) {
   auto hang = std::make_shared<Hang>();
   auto ctx = fixture_context();
-  ctx.options["collector.filesystem.mount-timeout"] = "300ms";
+  ctx.set_option(flag::kCollectorFilesystemMountTimeout, "300ms");
   // The fixture's /data is xfs: force the worker path a network mount would take.
   auto c = make_filesystem_with(ctx, hanging_statvfs(hang, "/data"), /*handoff_ms=*/20, never_inline);
   model::Snapshot snap;
@@ -184,7 +185,7 @@ TEST(FilesystemCollector, HungMountDoesNotStallTheCycle) {
 TEST(FilesystemCollector, DestroyedWhileAMountHangs) {
   auto hang = std::make_shared<Hang>();
   auto ctx = fixture_context();
-  ctx.options["collector.filesystem.mount-timeout"] = "100ms";
+  ctx.set_option(flag::kCollectorFilesystemMountTimeout, "100ms");
   {
     auto c = make_filesystem_with(ctx, hanging_statvfs(hang, "/boot"), 20, never_inline);
     model::Snapshot snap;

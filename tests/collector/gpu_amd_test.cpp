@@ -12,6 +12,7 @@
 #include <map>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector/registry.h"
 #include "collector_test_util.h"
 #include "gpu/amd/amdgpu.h"
@@ -199,7 +200,7 @@ TEST(AmdGpuCollector, RegisteredAndEnabledByDefault) {
 TEST(AmdGpuCollector, HostnameLabelModes) {
   for (const char* mode : {"none", "hostname", "Hostname"}) {
     CollectorContext ctx = amd_context(testing::fixture("amdgpu"));
-    ctx.options["collector.gpu.hostname-label"] = mode;
+    ctx.set_option(flag::kCollectorGpuHostnameLabel, mode);
     auto c = make_amdgpu_with_hostname(ctx, "node1");
     model::Snapshot snap;
     ASSERT_TRUE(testing::collect_once(*c, snap)) << mode;
@@ -215,7 +216,7 @@ TEST(AmdGpuCollector, HostnameLabelModes) {
   }
 
   CollectorContext ctx = amd_context(testing::fixture("amdgpu"));
-  ctx.options["collector.gpu.hostname-label"] = "HOSTNAME";
+  ctx.set_option(flag::kCollectorGpuHostnameLabel, "HOSTNAME");
   auto c = make_amdgpu_with_hostname(ctx, "node1");
   model::Snapshot snap;
   Status st = testing::collect_once(*c, snap);
@@ -226,8 +227,8 @@ TEST(AmdGpuCollector, HostnameLabelModes) {
 
 TEST(AmdGpuCollector, HostnameOptionAndProcessesOff) {
   CollectorContext ctx = amd_context(testing::fixture("amdgpu"));
-  ctx.options["collector.gpu.hostname"] = "gpu-node-7";
-  ctx.options["collector.gpu.processes"] = "false";
+  ctx.set_option(flag::kCollectorGpuHostname, "gpu-node-7");
+  ctx.set_option(flag::kCollectorGpuProcesses, "false");
   // No /proc: with per-process metrics off it is never read.
   ctx.fs.proc_root = testing::fixture("amdgpu/no-such-proc");
   auto c = make_amdgpu_with_hostname(ctx, "node1");
@@ -239,7 +240,7 @@ TEST(AmdGpuCollector, HostnameOptionAndProcessesOff) {
   EXPECT_EQ(testing::families_with_prefix(snap, "llmon_gpu_process_"), 0u);
 
   // With processes on, an unlistable /proc fails the cycle but keeps the device series.
-  ctx.options["collector.gpu.processes"] = "true";
+  ctx.set_option(flag::kCollectorGpuProcesses, "true");
   auto c2 = make_amdgpu_with_hostname(ctx, "node1");
   st = testing::collect_once(*c2, snap);
   EXPECT_FALSE(st);

@@ -8,6 +8,7 @@
 
 #include "collector/builtin.h"
 #include "collector/netclass.h"
+#include "collector/options.h"
 #include "collector_test_util.h"
 #include "procfs/net_class.h"
 #include "temp_fixture.h"
@@ -77,8 +78,8 @@ TEST(NetclassCollector, FixtureValues) {
 
 TEST(NetclassCollector, IgnoredDevicesAndInvalidSpeed) {
   auto ctx = fixture_context();
-  ctx.options["collector.netclass.ignored-devices"] = "^lo$";
-  ctx.options["collector.netclass.ignore-invalid-speed"] = "true";
+  ctx.set_option(flag::kCollectorNetclassIgnoredDevices, "^lo$");
+  ctx.set_option(flag::kCollectorNetclassIgnoreInvalidSpeed, "true");
   auto c = make_netclass(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));

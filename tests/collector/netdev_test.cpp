@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector_test_util.h"
 
 namespace llmon::collector {
@@ -53,7 +54,7 @@ TEST(NetdevCollector, FixtureValues) {
 
 TEST(NetdevCollector, ExcludeAndInclude) {
   auto ctx = fixture_context();
-  ctx.options["collector.netdev.device-exclude"] = "^(lo|docker.*)$";
+  ctx.set_option(flag::kCollectorNetdevDeviceExclude, "^(lo|docker.*)$");
   auto c = make_netdev(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
@@ -62,8 +63,8 @@ TEST(NetdevCollector, ExcludeAndInclude) {
   ASSERT_TRUE(collect_once(*c, snap));  // cached decisions give the same answer
   EXPECT_EQ(series_count(snap, "node_network_receive_bytes_total"), 3u);
 
-  ctx.options["collector.netdev.device-exclude"] = "";
-  ctx.options["collector.netdev.device-include"] = "^eth";
+  ctx.set_option(flag::kCollectorNetdevDeviceExclude, "");
+  ctx.set_option(flag::kCollectorNetdevDeviceInclude, "^eth");
   c = make_netdev(ctx);
   ASSERT_TRUE(collect_once(*c, snap));
   EXPECT_EQ(series_count(snap, "node_network_receive_bytes_total"), 2u);

@@ -27,7 +27,7 @@ double get(const model::Snapshot& s, std::string_view name) {
 TEST(SelfCollector, OwnProcessNotTheFixture) {
   CollectorContext ctx;
   ctx.fs.proc_root = testing::fixture("proc");  // must be ignored
-  ctx.options["llmon.version"] = "1.2.3";
+  ctx.version = "1.2.3";
   auto c = make_self(ctx);
   model::Snapshot s;
   Status st = collect_self(*c, s);

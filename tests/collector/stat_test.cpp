@@ -3,6 +3,7 @@
 #include <string>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector/proc_stat_source.h"
 #include <cstdio>
 #include <unistd.h>
@@ -37,7 +38,7 @@ TEST(StatCollector, FixtureValues) {
 
 TEST(StatCollector, SoftirqsWhenEnabled) {
   auto ctx = fixture_context();
-  ctx.options["collector.stat.softirq"] = "true";
+  ctx.set_option(flag::kCollectorStatSoftirq, "true");
   auto c = make_stat(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "collector/builtin.h"
+#include "collector/options.h"
 #include "collector_test_util.h"
 #include "temp_fixture.h"
 
@@ -41,7 +42,7 @@ TEST(VmstatCollector, FixtureValuesWithDefaultFields) {
 
 TEST(VmstatCollector, FieldsOptionIsAnUnanchoredRegex) {
   auto ctx = fixture_context();
-  ctx.options["collector.vmstat.fields"] = "free_pages";
+  ctx.set_option(flag::kCollectorVmstatFields, "free_pages");
   auto c = make_vmstat(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));

@@ -1,6 +1,8 @@
 // The flag constants (config/flag_names.h) against the flag table: one
 // constant per static row, same name and kind, and the only ways to read a
-// Settings value are a constant or a checked run-time name.
+// Settings value are a constant or a checked run-time name. Likewise for the
+// collectors' options (collector/options.h): each a row of the table of the
+// same kind, read from a CollectorContext by constant only.
 #include "config/flag_names.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +10,8 @@
 #include <string>
 #include <type_traits>
 
+#include "collector/collector.h"
+#include "collector/options.h"
 #include "collector/registry.h"
 #include "config/flags.h"
 #include "config/settings.h"
@@ -32,6 +36,31 @@ static_assert(std::is_same_v<decltype(std::declval<const Settings&>().get(flag::
 static_assert(std::is_same_v<decltype(std::declval<const Settings&>().get(flag::kStorageRetentionSize)), uint64_t>);
 static_assert(std::is_same_v<decltype(std::declval<const Settings&>().get(flag::kCollectorVmstatFields)),
                              const std::string&>);
+
+template <typename T>
+concept ContextKey = requires(const collector::CollectorContext& c, T key) {
+  c.option(key);
+};
+
+// Nor does an option typed out; a kind the collectors do not read has no overload.
+static_assert(!ContextKey<const char*>);
+static_assert(!ContextKey<std::string>);
+static_assert(!ContextKey<std::string_view>);
+static_assert(!ContextKey<FlagRef>);
+static_assert(!ContextKey<IntFlag>);
+// Each kind the collectors read comes back as its C++ type.
+template <typename Key>
+using ContextValue = decltype(std::declval<const collector::CollectorContext&>().option(std::declval<Key>()));
+static_assert(std::is_same_v<ContextValue<DurationFlag>, int64_t>);
+static_assert(std::is_same_v<ContextValue<BoolFlag>, bool>);
+static_assert(std::is_same_v<ContextValue<StringFlag>, const std::string&>);
+static_assert(std::is_same_v<ContextValue<RegexFlag>, const std::string&>);
+// config::flag names the collectors' constants themselves, not copies.
+constexpr bool same_object(const FlagRef& a, const FlagRef& b) {
+  return &a == &b;
+}
+static_assert(same_object(flag::kCollectorGpuTimeout, collector::flag::kCollectorGpuTimeout));
+static_assert(same_object(flag::kPathUdevData, collector::flag::kPathUdevData));
 
 bool is_collector_switch(const FlagSpec& f) {
   for (const auto& c : collector::builtin_collectors())
@@ -61,6 +90,20 @@ TEST(FlagNames, EveryRowHasAConstantOrIsACollectorSwitch) {
     } else {
       EXPECT_EQ(constants, 1) << f.name << ": add it to config/flag_names.h (and kAll)";
     }
+  }
+}
+
+// A CollectorContext holds exactly the options of collector::flag::kAll
+// (app::collector_context, the collector tests' fixture_context): each must be
+// a row of the flag table of the same kind, and a constant of config::flag.
+TEST(FlagNames, EveryCollectorOptionIsARowOfTheSameKind) {
+  for (const FlagRef& c : collector::flag::kAll) {
+    const FlagSpec* f = find_flag(c.name);
+    ASSERT_NE(f, nullptr) << c.name << ": a collector option without a row in the flag table (flags.cpp)";
+    EXPECT_EQ(f->kind, c.kind) << c.name << ": the collector constant's kind differs from the table's";
+    int constants = 0;
+    for (const FlagRef& k : flag::kAll) constants += k.name == c.name ? 1 : 0;
+    EXPECT_EQ(constants, 1) << c.name << ": add it to config/flag_names.h (a using-declaration) and kAll";
   }
 }
 

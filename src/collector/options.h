@@ -1,0 +1,54 @@
+// The options the collectors read, one typed constant per flag:
+// ctx.option(flag::kCollectorGpuTimeout) (CollectorContext, collector.h)
+// instead of a name typed out, so that a misspelt option does not compile and
+// the value comes back as the flag's type. The flag table (config/flags.cpp)
+// owns each one's kind, default and help; config/flag_names.h takes these
+// constants over (a using-declaration, not a second spelling) and
+// tests/config/flag_names_test.cpp checks that every constant here is a row
+// of the table of the same kind. kAll lists them in table order: whoever
+// builds a CollectorContext sets each one (app::collector_context from
+// config::Settings, the collector tests from the table's defaults).
+#pragma once
+
+#include "base/flag.h"
+
+namespace llmon::collector::flag {
+
+inline constexpr base::StringFlag kPathUdevData{"path.udev.data"};
+inline constexpr base::RegexFlag kCollectorFilesystemMountPointsExclude{"collector.filesystem.mount-points-exclude"};
+inline constexpr base::RegexFlag kCollectorFilesystemFsTypesExclude{"collector.filesystem.fs-types-exclude"};
+inline constexpr base::DurationFlag kCollectorFilesystemMountTimeout{"collector.filesystem.mount-timeout"};
+inline constexpr base::RegexFlag kCollectorDiskstatsDeviceExclude{"collector.diskstats.device-exclude"};
+inline constexpr base::RegexFlag kCollectorDiskstatsDeviceInclude{"collector.diskstats.device-include"};
+inline constexpr base::RegexFlag kCollectorNetdevDeviceExclude{"collector.netdev.device-exclude"};
+inline constexpr base::RegexFlag kCollectorNetdevDeviceInclude{"collector.netdev.device-include"};
+inline constexpr base::RegexFlag kCollectorNetclassIgnoredDevices{"collector.netclass.ignored-devices"};
+inline constexpr base::BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.netclass.ignore-invalid-speed"};
+inline constexpr base::BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
+inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
+inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
+inline constexpr base::StringFlag kNvmlLibrary{"nvml.library"};
+inline constexpr base::StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
+inline constexpr base::StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
+inline constexpr base::DurationFlag kCollectorGpuTimeout{"collector.gpu.timeout"};
+inline constexpr base::BoolFlag kCollectorGpuProcesses{"collector.gpu.processes"};
+inline constexpr base::BoolFlag kCollectorGpuGpm{"collector.gpu.gpm"};
+inline constexpr base::BoolFlag kCollectorGpuEvents{"collector.gpu.events"};
+
+// Every constant above, in the same order.
+inline constexpr base::FlagRef kAll[] = {
+    kPathUdevData, kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
+    kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
+    kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
+    kCollectorNetclassIgnoreInvalidSpeed, kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields,
+    kNvmlLibrary, kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout,
+    kCollectorGpuProcesses, kCollectorGpuGpm, kCollectorGpuEvents,
+};
+
+// --collector.diskstats.device-exclude's default (node_exporter's: partitions,
+// loop and ram disks). The flag table's row takes it from here because the
+// diskstats collector depends on the value: like node_exporter, it drops the
+// default exclude when only device-include is given.
+inline constexpr char kDiskstatsDefaultDeviceExclude[] = "^(ram|loop|fd|(h|s|v|xv)d[a-z]|nvme\\d+n\\d+p)\\d+$";
+
+}  // namespace llmon::collector::flag
