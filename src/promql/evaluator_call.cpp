@@ -1,7 +1,8 @@
 // Function calls (Prometheus 2.x engine.go eval *parser.Call): dispatch on
 // the call's table entry (function_table.h), once per call node, to the
-// range-function loop (evaluator_range.cpp), the per-sample loop below or a
-// whole-call kernel (call_kernels.cpp), and the CallScope those kernels see.
+// range-function loop (evaluator_range.cpp), the per-value loop below (value
+// and per-sample functions) or a whole-call kernel (call_kernels.cpp), and
+// the CallScope those kernels see.
 // Every function but a range one is evaluated as Prometheus's rangeEval
 // counts it: the arguments' values present at each step and the outputs.
 #include <optional>
@@ -13,11 +14,13 @@ namespace llmon::promql::detail {
 
 namespace {
 
-// Per-sample functions: the kernel on each value of the instant-vector
-// argument, with the scalar arguments at its step; the metric name dropped,
-// the values the kernel gives none for removed. Without a vector argument
-// (the date functions' optional one) the vector is vector(time()).
-EvalValue per_sample(CallScope& scope, FunctionImpl::SampleKernel kernel) {
+// Value and per-sample functions: `apply(value, scalars at the step)` on
+// each value of the instant-vector argument; the metric name dropped, the
+// values it gives none for removed. Without a vector argument (the date
+// functions' optional one) the vector is vector(time()). A template, so that
+// each kind's loop calls its kernel directly.
+template <typename Apply>
+EvalValue map_values(CallScope& scope, Apply apply) {
   const size_t n = scope.steps();
   std::vector<EvalValue> scalars;
   EvalValue v;
@@ -43,7 +46,7 @@ EvalValue per_sample(CallScope& scope, FunctionImpl::SampleKernel kernel) {
     s.labels = drop_metric_name(s.labels);
     for (size_t i = 0; i < n; ++i) {
       if (!s.has[i]) continue;
-      const std::optional<double> r = kernel(s.v[i], StepScalars(scalars, i));
+      const std::optional<double> r = apply(s.v[i], StepScalars(scalars, i));
       if (r) {
         s.v[i] = *r;
       } else {
@@ -55,6 +58,14 @@ EvalValue per_sample(CallScope& scope, FunctionImpl::SampleKernel kernel) {
   scope.merge_same_labels(v.series);
   v.type = ValueType::kVector;
   return v;
+}
+
+EvalValue per_sample(CallScope& scope, const FunctionImpl& impl) {
+  if (impl.kind == FunctionImpl::Kind::kValue) {
+    const FunctionImpl::ValueKernel f = impl.value;
+    return map_values(scope, [f](double x, const StepScalars&) { return std::optional<double>(f(x)); });
+  }
+  return map_values(scope, impl.sample);
 }
 
 }  // namespace
@@ -118,11 +129,11 @@ EvalValue Evaluator::eval_call(const Call& c) {
         return eval_range_function(c, m, nullptr, ctx_.samples - before);
       }
       throw EvalError{ErrorType::kBadData, "function \"" + std::string(f.name) + "\" needs a range vector"};
+    case FunctionImpl::Kind::kValue:
     case FunctionImpl::Kind::kSample:
     case FunctionImpl::Kind::kCall: {
       CallScope scope(*this, c);
-      EvalValue out =
-          f.impl.kind == FunctionImpl::Kind::kSample ? per_sample(scope, f.impl.sample) : f.impl.call(scope);
+      EvalValue out = f.impl.kind == FunctionImpl::Kind::kCall ? f.impl.call(scope) : per_sample(scope, f.impl);
       account_step_node(scope.before_, scope.inputs_, out);
       return out;
     }

@@ -1,12 +1,14 @@
 // Internal to the engine: the kernels the function table (function_table.h)
 // points at, and what the evaluator hands them. The evaluator resolves a
 // call's entry once per call node and then calls its kernel per window
-// (range functions), per value (per-sample functions) or once (whole-call
-// functions); a kernel never sees the table or a FuncId. Kernels are
+// (range functions), per value (value and per-sample functions) or once
+// (whole-call functions); a kernel never sees the table. Kernels are
 // stateless; EvalError (eval_types.h) is how they fail.
 //
 //   * window kernels (function_kernels.cpp): adapters from
 //     range_functions.h to FunctionImpl::WindowKernel;
+//   * value kernels: instant_functions.h's math:: and calendar:: functions
+//     themselves (FunctionImpl::ValueKernel);
 //   * sample kernels (function_kernels.cpp): adapters from
 //     instant_functions.h to FunctionImpl::SampleKernel;
 //   * whole-call kernels (call_kernels.cpp): FunctionImpl::CallKernel.
@@ -117,16 +119,7 @@ std::optional<double> window_predict_linear(const RangeWindow& w);  // params: t
 // params: smoothing and trend factor; EvalError (execution) when invalid.
 std::optional<double> window_smoothing(const RangeWindow& w);
 
-// Sample kernels. sample_of<id> / date_of<id>: instant_functions.h's
-// apply_simple_function / date_function of that function.
-template <FuncId Id>
-std::optional<double> sample_of(double x, const StepScalars&) {
-  return apply_simple_function(Id, x);
-}
-template <FuncId Id>
-std::optional<double> date_of(double x, const StepScalars&) {
-  return date_function(Id, x);
-}
+// Sample kernels.
 std::optional<double> sample_clamp(double x, const StepScalars& p);  // min, max; none when max < min
 std::optional<double> sample_clamp_min(double x, const StepScalars& p);
 std::optional<double> sample_clamp_max(double x, const StepScalars& p);

@@ -2,27 +2,29 @@
 // as Prometheus's promql/parser/functions.go has them (Prometheus 3.x set,
 // float functions only), and how the engine evaluates it (`impl`). The
 // parser type-checks calls against the signature; the evaluator runs the
-// entry's kernel (function_kernels.h), chosen once per call node, and never
-// switches on `id`.
+// entry's kernel (function_kernels.h), chosen once per call node. Nothing
+// names a function but its entry: code that needs to know about functions
+// reads the entry's properties (FunctionImpl's kind and flags,
+// `histogram_only`), and a test that needs one function compares against
+// lookup_function("name").
 //
-// Adding a function is one row in function_table.cpp's table: its name,
-// argument types, implementation and, where they apply, variadic arity,
-// return type and histogram_only. The implementation is one of
+// Adding a function is one row in function_table.cpp's table plus its
+// implementation: the row has its name, argument types, implementation and,
+// where they apply, variadic arity, return type and histogram_only. The
+// implementation is one of
 //   * range(kernel): the kernel maps one step's window of one series of the
 //     range-vector argument (RangeWindow) to a value or none; the engine
 //     cuts the windows, counts the samples held and drops __name__;
-//   * per_sample(kernel), math<id>, date<id>: the kernel maps one value of
-//     the instant-vector argument, with the scalar arguments at its step, to
-//     a value or none;
+//   * unary(f), date(f): f maps one value of the instant-vector argument to
+//     a value (instant_functions.h's math:: and calendar:: functions);
+//   * per_sample(kernel): the kernel maps one value of the instant-vector
+//     argument, with the scalar arguments at its step, to a value or none;
 //   * whole_call(kernel): the kernel evaluates the call through a CallScope
 //     (absent, sort, label_replace, histogram_quantile, ...);
 // with, where they apply, .keeping_name(), .counting_resets() and
 // .depending_on_step_time() (FunctionImpl). The numeric work belongs in the
 // pure libraries (range_functions.h, instant_functions.h, ...); kernels that
 // adapt them, and whole-call kernels, are declared in function_kernels.h.
-// The row's FuncId names the function in the tests and in
-// instant_functions.h's API (a new enumerator goes before kYear, which the
-// table test takes as the last); dispatch does not use it.
 //
 // Native-histogram-only functions (histogram_count, histogram_sum,
 // histogram_avg, histogram_stddev, histogram_stdvar) are in the table so the
@@ -41,17 +43,6 @@
 
 namespace llmon::promql {
 
-enum class FuncId {
-  kAbs, kAbsent, kAbsentOverTime, kAcos, kAcosh, kAsin, kAsinh, kAtan, kAtanh, kAvgOverTime, kCeil, kChanges,
-  kClamp, kClampMax, kClampMin, kCos, kCosh, kCountOverTime, kDaysInMonth, kDayOfMonth, kDayOfWeek, kDayOfYear,
-  kDeg, kDelta, kDeriv, kExp, kFloor, kHistogramAvg, kHistogramCount, kHistogramFraction, kHistogramQuantile,
-  kHistogramStddev, kHistogramStdvar, kHistogramSum, kDoubleExponentialSmoothing, kHoltWinters, kHour, kIdelta,
-  kIncrease, kIrate, kLabelReplace, kLabelJoin, kLastOverTime, kLn, kLog10, kLog2, kMadOverTime, kMaxOverTime,
-  kMinOverTime, kMinute, kMonth, kPi, kPredictLinear, kPresentOverTime, kQuantileOverTime, kRad, kRate, kResets,
-  kRound, kScalar, kSgn, kSin, kSinh, kSort, kSortDesc, kSortByLabel, kSortByLabelDesc, kSqrt, kStddevOverTime,
-  kStdvarOverTime, kSumOverTime, kTan, kTanh, kTime, kTimestamp, kVector, kYear,
-};
-
 namespace detail {  // the kernels' side, function_kernels.h
 struct EvalValue;
 struct RangeWindow;
@@ -65,7 +56,8 @@ struct FunctionImpl {
   enum class Kind : uint8_t {
     kNone,    // no implementation (histogram_only functions)
     kRange,   // `window` (or `lanes`) over each step's window of the range argument
-    kSample,  // `sample` on each value of the instant-vector argument
+    kValue,   // `value` on each value of the instant-vector argument
+    kSample,  // `sample` on each value of the instant-vector argument, with the scalar arguments
     kCall,    // `call` evaluates the whole call
   };
   // kRange: what the output series are.
@@ -78,19 +70,23 @@ struct FunctionImpl {
   // Up to kLanes windows (range_functions.h) at once, results bit for bit the
   // one-window function's.
   using LanesKernel = void (*)(std::span<const std::span<const model::Sample>> windows, double* out);
+  using ValueKernel = double (*)(double value);
   using SampleKernel = std::optional<double> (*)(double value, const detail::StepScalars& params);
   using CallKernel = detail::EvalValue (*)(detail::CallScope&);
 
   Kind kind = Kind::kNone;
   WindowKernel window = nullptr;  // kRange, unless `lanes` is set
   LanesKernel lanes = nullptr;    // kRange: used instead of `window`
+  ValueKernel value = nullptr;    // kValue
   SampleKernel sample = nullptr;  // kSample
   CallKernel call = nullptr;      // kCall
   RangeOutput range_output = RangeOutput::kDropName;
   // kRange: the window carries where the series' counter resets are (rate, increase).
   bool counter_resets = false;
-  // Prometheus's AtModifierUnsafeFunctions: the value depends on the step
-  // time, so a call is never step-invariant, even over `@` arguments.
+  // Prometheus's AtModifierUnsafeFunctions (the one list of them: the
+  // engine's step invariance and the tests' `@` pinning read it): the value
+  // depends on the step time, so a call is never step-invariant, even over
+  // `@` arguments.
   bool step_time_dependent = false;
 
   constexpr FunctionImpl keeping_name() const {
@@ -111,7 +107,6 @@ struct FunctionImpl {
 };
 
 struct FunctionInfo {
-  FuncId id;
   std::string_view name;
   std::vector<ValueType> arg_types;
   FunctionImpl impl;

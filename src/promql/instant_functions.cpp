@@ -191,7 +191,7 @@ uint64_t days_since_epoch(int64_t year) {
 }
 
 // Prometheus: 32 - time.Date(year, month, 32, 0, 0, 0, 0, UTC).Day().
-int days_in_month(const GoDate& t) {
+int days_in_month_of(const GoDate& t) {
   uint64_t d = days_since_epoch(t.year);
   d += static_cast<uint64_t>(kDaysBefore[t.month - 1]);
   if (go_is_leap(t.year) && t.month >= 3) d++;
@@ -201,60 +201,81 @@ int days_in_month(const GoDate& t) {
 
 }  // namespace
 
-std::optional<double> apply_simple_function(FuncId id, double v) {
-  switch (id) {
-    case FuncId::kAbs:
-      return std::fabs(v);
-    case FuncId::kCeil:
-      return std::ceil(v);
-    case FuncId::kFloor:
-      return std::floor(v);
-    case FuncId::kExp:
-      return std::exp(v);
-    case FuncId::kLn:
-      return go_log(v);
-    case FuncId::kLog2:
-      return go_log2(v);
-    case FuncId::kLog10:
-      return go_log10(v);
-    case FuncId::kSqrt:
-      return std::sqrt(v);
-    case FuncId::kSgn:
-      if (v < 0) return -1.0;
-      if (v > 0) return 1.0;
-      return v;
-    case FuncId::kSin:
-      return std::sin(v);
-    case FuncId::kCos:
-      return std::cos(v);
-    case FuncId::kTan:
-      return std::tan(v);
-    case FuncId::kAsin:
-      return std::asin(v);
-    case FuncId::kAcos:
-      return std::acos(v);
-    case FuncId::kAtan:
-      return std::atan(v);
-    case FuncId::kSinh:
-      return std::sinh(v);
-    case FuncId::kCosh:
-      return std::cosh(v);
-    case FuncId::kTanh:
-      return std::tanh(v);
-    case FuncId::kAsinh:
-      return std::asinh(v);
-    case FuncId::kAcosh:
-      return std::acosh(v);
-    case FuncId::kAtanh:
-      return std::atanh(v);
-    case FuncId::kDeg:
-      return v * 180 / kPi;
-    case FuncId::kRad:
-      return v * kPi / 180;
-    default:
-      return std::nullopt;
-  }
+namespace math {
+
+double abs(double v) {
+  return std::fabs(v);
 }
+double ceil(double v) {
+  return std::ceil(v);
+}
+double floor(double v) {
+  return std::floor(v);
+}
+double exp(double v) {
+  return std::exp(v);
+}
+double ln(double v) {
+  return go_log(v);
+}
+double log2(double v) {
+  return go_log2(v);
+}
+double log10(double v) {
+  return go_log10(v);
+}
+double sqrt(double v) {
+  return std::sqrt(v);
+}
+double sgn(double v) {
+  if (v < 0) return -1.0;
+  if (v > 0) return 1.0;
+  return v;
+}
+double sin(double v) {
+  return std::sin(v);
+}
+double cos(double v) {
+  return std::cos(v);
+}
+double tan(double v) {
+  return std::tan(v);
+}
+double asin(double v) {
+  return std::asin(v);
+}
+double acos(double v) {
+  return std::acos(v);
+}
+double atan(double v) {
+  return std::atan(v);
+}
+double sinh(double v) {
+  return std::sinh(v);
+}
+double cosh(double v) {
+  return std::cosh(v);
+}
+double tanh(double v) {
+  return std::tanh(v);
+}
+double asinh(double v) {
+  return std::asinh(v);
+}
+double acosh(double v) {
+  return std::acosh(v);
+}
+double atanh(double v) {
+  return std::atanh(v);
+}
+double deg(double v) {
+  return v * 180 / kPi;
+}
+double rad(double v) {
+  return v * kPi / 180;
+}
+
+}  // namespace math
 
 double round_to(double v, double to_nearest) {
   // Prometheus inverts first: fewer floating point surprises than v / to_nearest.
@@ -266,29 +287,42 @@ double clamp(double v, double min, double max) {
   return go_max(min, go_min(max, v));
 }
 
-std::optional<double> date_function(FuncId id, double unix_seconds) {
-  const uint64_t abs = unix_to_abs(go_float_to_int64(unix_seconds));
-  switch (id) {
-    case FuncId::kDayOfMonth:
-      return static_cast<double>(abs_date(abs).day);
-    case FuncId::kDayOfWeek:
-      // January 1 of the absolute year was a Monday (1).
-      return static_cast<double>(((abs + kSecondsPerDay) % kSecondsPerWeek) / kSecondsPerDay);
-    case FuncId::kDayOfYear:
-      return static_cast<double>(abs_date(abs).yday + 1);
-    case FuncId::kDaysInMonth:
-      return static_cast<double>(days_in_month(abs_date(abs)));
-    case FuncId::kHour:
-      return static_cast<double>((abs % kSecondsPerDay) / kSecondsPerHour);
-    case FuncId::kMinute:
-      return static_cast<double>((abs % kSecondsPerHour) / kSecondsPerMinute);
-    case FuncId::kMonth:
-      return static_cast<double>(abs_date(abs).month);
-    case FuncId::kYear:
-      return static_cast<double>(abs_date(abs).year);
-    default:
-      return std::nullopt;
-  }
+namespace calendar {
+
+namespace {
+
+uint64_t abs_seconds(double unix_seconds) {
+  return unix_to_abs(go_float_to_int64(unix_seconds));
 }
+
+}  // namespace
+
+double day_of_month(double unix_seconds) {
+  return static_cast<double>(abs_date(abs_seconds(unix_seconds)).day);
+}
+double day_of_week(double unix_seconds) {
+  // January 1 of the absolute year was a Monday (1).
+  return static_cast<double>(((abs_seconds(unix_seconds) + kSecondsPerDay) % kSecondsPerWeek) / kSecondsPerDay);
+}
+double day_of_year(double unix_seconds) {
+  return static_cast<double>(abs_date(abs_seconds(unix_seconds)).yday + 1);
+}
+double days_in_month(double unix_seconds) {
+  return static_cast<double>(days_in_month_of(abs_date(abs_seconds(unix_seconds))));
+}
+double hour(double unix_seconds) {
+  return static_cast<double>((abs_seconds(unix_seconds) % kSecondsPerDay) / kSecondsPerHour);
+}
+double minute(double unix_seconds) {
+  return static_cast<double>((abs_seconds(unix_seconds) % kSecondsPerHour) / kSecondsPerMinute);
+}
+double month(double unix_seconds) {
+  return static_cast<double>(abs_date(abs_seconds(unix_seconds)).month);
+}
+double year(double unix_seconds) {
+  return static_cast<double>(abs_date(abs_seconds(unix_seconds)).year);
+}
+
+}  // namespace calendar
 
 }  // namespace llmon::promql

@@ -14,16 +14,35 @@
 // (Go computes them through sqrt(1 - x*x)).
 #pragma once
 
-#include <optional>
-
-#include "promql/function_table.h"
-
 namespace llmon::promql {
 
-// abs ceil floor exp ln log2 log10 sqrt sgn sin cos tan asin acos atan sinh
-// cosh tanh asinh acosh atanh deg rad. nullopt for any other id.
-// sgn: -1, 1, or the value itself for ±0 and NaN.
-std::optional<double> apply_simple_function(FuncId id, double v);
+// The math functions, each the PromQL function of its name. sgn: -1, 1, or
+// the value itself for ±0 and NaN.
+namespace math {
+double abs(double v);
+double ceil(double v);
+double floor(double v);
+double exp(double v);
+double ln(double v);
+double log2(double v);
+double log10(double v);
+double sqrt(double v);
+double sgn(double v);
+double sin(double v);
+double cos(double v);
+double tan(double v);
+double asin(double v);
+double acos(double v);
+double atan(double v);
+double sinh(double v);
+double cosh(double v);
+double tanh(double v);
+double asinh(double v);
+double acosh(double v);
+double atanh(double v);
+double deg(double v);
+double rad(double v);
+}  // namespace math
 
 // round(v, to_nearest): floor(v * inv + 0.5) / inv with inv = 1 / to_nearest
 // (ties round up; to_nearest 0 gives NaN for finite v since inv is Inf).
@@ -35,12 +54,21 @@ double round_to(double v, double to_nearest);
 // series when min > max (Prometheus returns an empty vector).
 double clamp(double v, double min, double max);
 
-// day_of_month day_of_week day_of_year days_in_month hour minute month year of
-// the UTC time `unix_seconds` (truncated toward zero to whole seconds), with
-// Go's time semantics; nullopt for any other id. Prometheus does not reject
-// NaN, ±Inf or out-of-range inputs: Go converts them to int64 as amd64 does
-// (the minimum int64) and its calendar arithmetic wraps around; this is
-// reproduced (year(NaN) is 292277026596, as Prometheus 2.42 on amd64 says).
-std::optional<double> date_function(FuncId id, double unix_seconds);
+// The date functions, each the PromQL function of its name, of the UTC time
+// `unix_seconds` (truncated toward zero to whole seconds), with Go's time
+// semantics. Prometheus does not reject NaN, ±Inf or out-of-range inputs: Go
+// converts them to int64 as amd64 does (the minimum int64) and its calendar
+// arithmetic wraps around; this is reproduced (year(NaN) is 292277026596, as
+// Prometheus 2.42 on amd64 says).
+namespace calendar {
+double day_of_month(double unix_seconds);
+double day_of_week(double unix_seconds);
+double day_of_year(double unix_seconds);
+double days_in_month(double unix_seconds);
+double hour(double unix_seconds);
+double minute(double unix_seconds);
+double month(double unix_seconds);
+double year(double unix_seconds);
+}  // namespace calendar
 
 }  // namespace llmon::promql

@@ -1,81 +1,87 @@
 // Element-wise functions (promql/instant_functions.h): math, round, clamp and
-// the date functions. Dates were derived from the proleptic Gregorian
-// calendar (UTC); the NaN/Inf cases from Go's int64 conversion on amd64 and
-// its calendar arithmetic, as Prometheus 2.42's promtool reports them.
+// the date functions (math and dates through their function table entries). Dates were derived from the proleptic
+// Gregorian calendar (UTC); the NaN/Inf cases from Go's int64 conversion on amd64 and its calendar arithmetic, as
+// Prometheus 2.42's promtool reports them.
 #include "promql/instant_functions.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
+#include <string_view>
+
+#include "promql/function_test_util.h"
 
 namespace llmon::promql {
 namespace {
+
+using testutil::apply_simple_function;
+using testutil::date_function;
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kPi = 3.14159265358979323846;
 
-double f(FuncId id, double v) {
-  auto r = apply_simple_function(id, v);
+double f(std::string_view name, double v) {
+  auto r = apply_simple_function(name, v);
   EXPECT_TRUE(r.has_value());
   return r.value_or(-12345);
 }
 
 TEST(InstantFunctionsSimple, Basic) {
-  EXPECT_EQ(f(FuncId::kAbs, -2.5), 2.5);
-  EXPECT_EQ(f(FuncId::kCeil, 1.2), 2);
-  EXPECT_EQ(f(FuncId::kCeil, -1.2), -1);
-  EXPECT_EQ(f(FuncId::kFloor, -1.2), -2);
-  EXPECT_EQ(f(FuncId::kExp, 0), 1);
-  EXPECT_EQ(f(FuncId::kLn, 1), 0);
-  EXPECT_EQ(f(FuncId::kSqrt, 16), 4);
-  EXPECT_TRUE(std::isnan(f(FuncId::kSqrt, -1)));
-  EXPECT_TRUE(std::isnan(f(FuncId::kLn, -1)));
-  EXPECT_EQ(f(FuncId::kLn, 0), -kInf);
-  EXPECT_EQ(f(FuncId::kExp, 1000), kInf);
+  EXPECT_EQ(f("abs", -2.5), 2.5);
+  EXPECT_EQ(f("ceil", 1.2), 2);
+  EXPECT_EQ(f("ceil", -1.2), -1);
+  EXPECT_EQ(f("floor", -1.2), -2);
+  EXPECT_EQ(f("exp", 0), 1);
+  EXPECT_EQ(f("ln", 1), 0);
+  EXPECT_EQ(f("sqrt", 16), 4);
+  EXPECT_TRUE(std::isnan(f("sqrt", -1)));
+  EXPECT_TRUE(std::isnan(f("ln", -1)));
+  EXPECT_EQ(f("ln", 0), -kInf);
+  EXPECT_EQ(f("exp", 1000), kInf);
 }
 
 TEST(InstantFunctionsSimple, LogsLikeGo) {
   // Go's Log2 is exact for powers of two (frexp mantissa 0.5).
-  EXPECT_EQ(f(FuncId::kLog2, 8), 3);
-  EXPECT_EQ(f(FuncId::kLog2, 0.125), -3);
-  EXPECT_EQ(f(FuncId::kLog2, 0), -kInf);
-  EXPECT_EQ(f(FuncId::kLog2, kInf), kInf);
-  EXPECT_TRUE(std::isnan(f(FuncId::kLog2, -4)));
-  EXPECT_EQ(f(FuncId::kLog10, 100), 2);
-  EXPECT_EQ(f(FuncId::kLog10, 0), -kInf);
-  EXPECT_TRUE(std::isnan(f(FuncId::kLog10, -1)));
+  EXPECT_EQ(f("log2", 8), 3);
+  EXPECT_EQ(f("log2", 0.125), -3);
+  EXPECT_EQ(f("log2", 0), -kInf);
+  EXPECT_EQ(f("log2", kInf), kInf);
+  EXPECT_TRUE(std::isnan(f("log2", -4)));
+  EXPECT_EQ(f("log10", 100), 2);
+  EXPECT_EQ(f("log10", 0), -kInf);
+  EXPECT_TRUE(std::isnan(f("log10", -1)));
 }
 
 TEST(InstantFunctionsSimple, SgnDegRadTrig) {
-  EXPECT_EQ(f(FuncId::kSgn, -3), -1);
-  EXPECT_EQ(f(FuncId::kSgn, 0.001), 1);
-  EXPECT_EQ(f(FuncId::kSgn, -kInf), -1);
-  EXPECT_EQ(f(FuncId::kSgn, 0), 0);
-  EXPECT_TRUE(std::signbit(f(FuncId::kSgn, -0.0)));  // the value itself
-  EXPECT_TRUE(std::isnan(f(FuncId::kSgn, kNaN)));
-  EXPECT_EQ(f(FuncId::kDeg, kPi), 180);
-  EXPECT_EQ(f(FuncId::kRad, 180), kPi);
-  EXPECT_EQ(f(FuncId::kSin, 0), 0);
-  EXPECT_EQ(f(FuncId::kCos, 0), 1);
-  EXPECT_EQ(f(FuncId::kAtan, kInf), kPi / 2);
-  EXPECT_TRUE(std::isnan(f(FuncId::kAsin, 2)));
-  EXPECT_TRUE(std::isnan(f(FuncId::kAcosh, 0.5)));
-  EXPECT_EQ(f(FuncId::kAtanh, 1), kInf);
-  EXPECT_EQ(f(FuncId::kTanh, kInf), 1);
-  EXPECT_EQ(f(FuncId::kCosh, 0), 1);
-  EXPECT_EQ(f(FuncId::kSinh, 0), 0);
-  EXPECT_EQ(f(FuncId::kAsinh, 0), 0);
-  EXPECT_EQ(f(FuncId::kAcos, 1), 0);
-  EXPECT_EQ(f(FuncId::kTan, 0), 0);
+  EXPECT_EQ(f("sgn", -3), -1);
+  EXPECT_EQ(f("sgn", 0.001), 1);
+  EXPECT_EQ(f("sgn", -kInf), -1);
+  EXPECT_EQ(f("sgn", 0), 0);
+  EXPECT_TRUE(std::signbit(f("sgn", -0.0)));  // the value itself
+  EXPECT_TRUE(std::isnan(f("sgn", kNaN)));
+  EXPECT_EQ(f("deg", kPi), 180);
+  EXPECT_EQ(f("rad", 180), kPi);
+  EXPECT_EQ(f("sin", 0), 0);
+  EXPECT_EQ(f("cos", 0), 1);
+  EXPECT_EQ(f("atan", kInf), kPi / 2);
+  EXPECT_TRUE(std::isnan(f("asin", 2)));
+  EXPECT_TRUE(std::isnan(f("acosh", 0.5)));
+  EXPECT_EQ(f("atanh", 1), kInf);
+  EXPECT_EQ(f("tanh", kInf), 1);
+  EXPECT_EQ(f("cosh", 0), 1);
+  EXPECT_EQ(f("sinh", 0), 0);
+  EXPECT_EQ(f("asinh", 0), 0);
+  EXPECT_EQ(f("acos", 1), 0);
+  EXPECT_EQ(f("tan", 0), 0);
 }
 
 TEST(InstantFunctionsSimple, OtherIdsAreNotSimple) {
-  EXPECT_FALSE(apply_simple_function(FuncId::kRate, 1).has_value());
-  EXPECT_FALSE(apply_simple_function(FuncId::kRound, 1).has_value());
-  EXPECT_FALSE(apply_simple_function(FuncId::kYear, 1).has_value());
-  EXPECT_FALSE(apply_simple_function(FuncId::kClamp, 1).has_value());
+  EXPECT_FALSE(apply_simple_function("rate", 1).has_value());
+  EXPECT_FALSE(apply_simple_function("round", 1).has_value());
+  EXPECT_FALSE(apply_simple_function("year", 1).has_value());
+  EXPECT_FALSE(apply_simple_function("clamp", 1).has_value());
 }
 
 TEST(InstantFunctionsRound, TiesUpAndToNearest) {
@@ -109,13 +115,13 @@ struct Date {
 };
 
 Date date(double t) {
-  auto g = [t](FuncId id) {
-    auto r = date_function(id, t);
+  auto g = [t](std::string_view name) {
+    auto r = date_function(name, t);
     EXPECT_TRUE(r.has_value());
     return r.value_or(-1);
   };
-  return {g(FuncId::kYear),      g(FuncId::kMonth),       g(FuncId::kDayOfMonth), g(FuncId::kDayOfWeek),
-          g(FuncId::kDayOfYear), g(FuncId::kDaysInMonth), g(FuncId::kHour),       g(FuncId::kMinute)};
+  return {g("year"),        g("month"),         g("day_of_month"), g("day_of_week"),
+          g("day_of_year"), g("days_in_month"), g("hour"),         g("minute")};
 }
 
 void expect_date(double t, Date want) {
@@ -156,8 +162,8 @@ TEST(InstantFunctionsDate, NonFiniteLikeGoOnAmd64) {
 }
 
 TEST(InstantFunctionsDate, OtherIdsAreNotDates) {
-  EXPECT_FALSE(date_function(FuncId::kAbs, 0).has_value());
-  EXPECT_FALSE(date_function(FuncId::kTime, 0).has_value());
+  EXPECT_FALSE(date_function("abs", 0).has_value());
+  EXPECT_FALSE(date_function("time", 0).has_value());
 }
 
 }  // namespace

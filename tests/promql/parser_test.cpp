@@ -184,7 +184,7 @@ TEST(PromqlParse, Subqueries) {
   EXPECT_EQ(s.offset_ms, -1800000);
   EXPECT_EQ(s.at.kind, AtKind::kTimestamp);
   EXPECT_EQ(s.at.t_ms, 1600000000000);
-  EXPECT_EQ(node<Call>(*s.expr).func->id, FuncId::kRate);
+  EXPECT_EQ(node<Call>(*s.expr).func, lookup_function("rate"));
 
   auto d = must_parse("foo[10m:]");
   EXPECT_EQ(node<SubqueryExpr>(*d).step_ms, 0);
@@ -282,7 +282,7 @@ TEST(PromqlParse, FunctionCalls) {
   auto e = must_parse("label_join(foo, \"dst\", \",\", \"a\", \"b\", \"c\")");
   const auto& c = node<Call>(*e);
   ASSERT_NE(c.func, nullptr);
-  EXPECT_EQ(c.func->id, FuncId::kLabelJoin);
+  EXPECT_EQ(c.func, lookup_function("label_join"));
   EXPECT_EQ(c.args.size(), 6u);
   EXPECT_EQ(e->pos.start, 0);
   EXPECT_EQ(e->pos.end,
@@ -561,14 +561,8 @@ TEST(PromqlAst, CloneIsDeepAndEqual) {
 
 TEST(PromqlFunctionTable, MatchesPrometheus) {
   const auto& all = all_functions();
-  // One entry per FuncId (kYear is the last enumerator).
-  EXPECT_EQ(all.size(), static_cast<size_t>(FuncId::kYear) + 1);
-  std::vector<bool> seen(all.size());
-  for (const auto& f : all) {
-    ASSERT_LT(static_cast<size_t>(f.id), seen.size()) << f.name;
-    EXPECT_FALSE(seen[static_cast<size_t>(f.id)]) << f.name;
-    seen[static_cast<size_t>(f.id)] = true;
-  }
+  // One entry per function, each name once (sorted strictly).
+  EXPECT_EQ(all.size(), 77u);
   for (size_t i = 1; i < all.size(); ++i) EXPECT_LT(all[i - 1].name, all[i].name);
   for (const auto& f : all) {
     EXPECT_EQ(lookup_function(f.name), &f) << f.name;
@@ -599,6 +593,17 @@ TEST(PromqlFunctionTable, MatchesPrometheus) {
   EXPECT_EQ(lookup_function("holt_winters")->arg_types, lookup_function("double_exponential_smoothing")->arg_types);
   EXPECT_EQ(lookup_function("label_replace")->arg_types.size(), 5u);
   EXPECT_EQ(lookup_function("absent_over_time")->arg_types, (std::vector<ValueType>{ValueType::kMatrix}));
+}
+
+TEST(PromqlFunctionTable, AtModifierUnsafeFunctions) {
+  // Prometheus's AtModifierUnsafeFunctions (promql/parser/functions.go), the
+  // entries marked step_time_dependent.
+  std::vector<std::string_view> unsafe;
+  for (const auto& f : all_functions())
+    if (f.impl.step_time_dependent) unsafe.push_back(f.name);
+  EXPECT_EQ(unsafe,
+            (std::vector<std::string_view>{"day_of_month", "day_of_week", "day_of_year", "days_in_month", "hour",
+                                           "minute", "month", "predict_linear", "time", "timestamp", "year"}));
 }
 
 }  // namespace

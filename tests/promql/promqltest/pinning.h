@@ -4,7 +4,8 @@
 // end()` is replaced too: Prometheus sets the timestamp field, which wins
 // when printed), except anything inside a subquery, which is left alone.
 // calls_time_dependent() tells when the rewrite would change the result:
-// a call of AtModifierUnsafeFunctions outside subqueries. Test support.
+// a call of AtModifierUnsafeFunctions (the entries with
+// FunctionImpl::step_time_dependent) outside subqueries. Test support.
 #pragma once
 
 #include <cstdint>
@@ -41,32 +42,11 @@ void for_children(promql::Expr& e, Fn&& fn) {
       e.node);
 }
 
-// Prometheus's AtModifierUnsafeFunctions.
-inline bool time_dependent(promql::FuncId id) {
-  using F = promql::FuncId;
-  switch (id) {
-    case F::kDaysInMonth:
-    case F::kDayOfMonth:
-    case F::kDayOfWeek:
-    case F::kDayOfYear:
-    case F::kHour:
-    case F::kMinute:
-    case F::kMonth:
-    case F::kYear:
-    case F::kPredictLinear:
-    case F::kTime:
-    case F::kTimestamp:
-      return true;
-    default:
-      return false;
-  }
-}
-
 }  // namespace detail
 
 inline bool calls_time_dependent(promql::Expr& e) {
   if (std::holds_alternative<promql::SubqueryExpr>(e.node)) return false;
-  if (auto* c = std::get_if<promql::Call>(&e.node); c && detail::time_dependent(c->func->id)) return true;
+  if (auto* c = std::get_if<promql::Call>(&e.node); c && c->func->impl.step_time_dependent) return true;
   bool found = false;
   detail::for_children(e, [&](promql::Expr& child) { found = found || calls_time_dependent(child); });
   return found;
