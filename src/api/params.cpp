@@ -10,17 +10,13 @@
 #include "base/civil_time.h"
 #include "base/utf8.h"
 #include "go/strconv.h"
+#include "http/query.h"
 #include "promql/parser.h"
 
 namespace llmon::api {
 namespace {
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using http::hex_digit;
 
 bool is_digit(char c) {
   return c >= '0' && c <= '9';
@@ -29,22 +25,8 @@ bool is_digit(char c) {
 // url.QueryUnescape.
 Expected<std::string> query_unescape(std::string_view s) {
   std::string out;
-  out.reserve(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '+') {
-      out += ' ';
-    } else if (c == '%') {
-      if (i + 2 >= s.size() || hex_digit(s[i + 1]) < 0 || hex_digit(s[i + 2]) < 0) {
-        std::string_view bad = s.substr(i, 3);
-        return Status::error("invalid URL escape " + go::quote(bad));
-      }
-      out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
-      i += 2;
-    } else {
-      out += c;
-    }
-  }
+  std::string_view bad;
+  if (!http::query_unescape(s, out, &bad)) return Status::error("invalid URL escape " + go::quote(bad));
   return out;
 }
 

@@ -15,6 +15,7 @@
 #include "app/setup.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
+#include "collector/registry.h"
 #include "http/server.h"
 #include "ingest/snapshot_sink.h"
 #include "promql/engine.h"
@@ -120,12 +121,9 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
 
   collector::Scheduler sched(std::move(collectors), clock, log, s.get(config::flag::kCollectInterval));
-  std::unique_ptr<ingest::SnapshotSink> sink;
-  if (db) {
-    sink = std::make_unique<ingest::SnapshotSink>(*db);
-    sched.add_sink(sink.get());
-  }
-  http::MetricsPage page([&sched] { return sched.latest(); });
+  std::vector<std::string> known_collectors;
+  for (const auto& c : collector::builtin_collectors()) known_collectors.emplace_back(c.name);
+  http::MetricsPage page([&sched] { return sched.latest(); }, std::move(known_collectors));
   http::ServerOptions opts;
   opts.listen_address = s.get(config::flag::kWebListenAddress);
   opts.telemetry_path = s.get(config::flag::kWebTelemetryPath);
@@ -163,6 +161,13 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     return 1;
   }
   log.info("listening", {{"address", opts.listen_address}, {"port", std::to_string(server.port())}});
+  // The agent's own history is stored as Prometheus would store a scrape of
+  // it: with job and instance (the port actually bound, for --web.listen-address=:0).
+  std::unique_ptr<ingest::SnapshotSink> sink;
+  if (db) {
+    sink = std::make_unique<ingest::SnapshotSink>(*db, self_sink_options(s, server.port(), system_hostname));
+    sched.add_sink(sink.get());
+  }
 
   // First cycle right away so /metrics is ready at once; then aligned ticks.
   sched.run_cycle(clock.now_ms());

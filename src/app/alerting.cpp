@@ -1,10 +1,7 @@
 #include "app/alerting.h"
 
-#include <unistd.h>
-
-#include <cstdio>
-
 #include "api/rules_api.h"
+#include "app/storage_setup.h"
 
 namespace llmon::app {
 
@@ -102,9 +99,7 @@ Expected<AlertingOptions> alerting_options(const config::Settings& s, int port) 
   g.external_labels = std::move(*labels);
   std::string url = s.get(config::flag::kWebExternalUrl);
   if (url.empty()) {
-    char host[256] = {};
-    if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') std::snprintf(host, sizeof host, "localhost");
-    url = "http://" + std::string(host) + ":" + std::to_string(port);
+    url = "http://" + system_hostname() + ":" + std::to_string(port);
   } else {
     while (!url.empty() && url.back() == '/') url.pop_back();
     g.template_external_url = url;

@@ -1,5 +1,7 @@
 #include "app/storage_setup.h"
 
+#include <unistd.h>
+
 namespace llmon::app {
 
 tsdb::DbOptions db_options(const config::Settings& s) {
@@ -10,6 +12,21 @@ tsdb::DbOptions db_options(const config::Settings& s) {
   o.min_free_bytes = s.get(config::flag::kStorageMinFreeSpace);
   o.fsync_interval_ms = s.get(config::flag::kStorageFsyncInterval);
   return o;
+}
+
+ingest::SnapshotSinkOptions self_sink_options(const config::Settings& s, int port,
+                                              const std::function<std::string()>& hostname) {
+  ingest::SnapshotSinkOptions o;
+  std::string instance = s.get(config::flag::kStorageSelfInstance);
+  if (instance.empty()) instance = hostname() + ":" + std::to_string(port);
+  o.target_labels = {{"instance", std::move(instance)}, {"job", s.get(config::flag::kStorageSelfJob)}};
+  return o;
+}
+
+std::string system_hostname() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0 || host[0] == '\0') return "localhost";
+  return host;
 }
 
 }  // namespace llmon::app

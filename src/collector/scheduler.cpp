@@ -40,10 +40,16 @@ model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
   };
   std::vector<Result> results;
   results.reserve(collectors_.size());
+  std::vector<model::CollectorSpan>& spans = target->collectors;
+  spans.resize(collectors_.size());
+  const double cycle_start = base::monotonic_seconds();
   for (size_t i = 0; i < collectors_.size(); ++i) {
+    spans[i].name = collectors_[i].name;  // same text every cycle: assigned in place
+    spans[i].first_family = static_cast<uint32_t>(b.families_used());
     double t0 = base::monotonic_seconds();
     Status s = collectors_[i].collector->collect(b);
     double dt = base::monotonic_seconds() - t0;
+    spans[i].end_family = static_cast<uint32_t>(b.families_used());
     results.push_back({dt, s.is_ok()});
     if (!s.is_ok()) {
       if (last_error_[i] != s.message()) {
@@ -62,6 +68,7 @@ model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
                      model::MetricType::kGauge, {"collector"});
   for (size_t i = 0; i < collectors_.size(); ++i) ok.add({collectors_[i].name}, results[i].ok ? 1 : 0);
   b.finish();
+  target->duration_seconds = base::monotonic_seconds() - cycle_start;
 
   model::SnapshotPtr published = target;
   {

@@ -58,6 +58,8 @@ inline constexpr DurationFlag kStorageFsyncInterval{"storage.fsync-interval"};
 inline constexpr BytesFlag kStorageMinFreeSpace{"storage.min-free-space"};
 inline constexpr BoolFlag kWebEnableImport{"web.enable-import"};
 inline constexpr BoolFlag kStorageEnabled{"storage.enabled"};
+inline constexpr StringFlag kStorageSelfJob{"storage.self.job"};
+inline constexpr StringFlag kStorageSelfInstance{"storage.self.instance"};
 inline constexpr DurationFlag kQueryTimeout{"query.timeout"};
 inline constexpr IntFlag kQueryMaxConcurrency{"query.max-concurrency"};
 inline constexpr IntFlag kQueryMaxSamples{"query.max-samples"};
@@ -93,7 +95,8 @@ inline constexpr FlagRef kAll[] = {
     kNvmlLibrary, kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout,
     kCollectorGpuProcesses, kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
-    kQueryTimeout, kQueryMaxConcurrency, kQueryMaxSamples, kQueryLookbackDelta, kRulesDefaults, kRulesFile,
+    kStorageSelfJob, kStorageSelfInstance, kQueryTimeout, kQueryMaxConcurrency, kQueryMaxSamples,
+    kQueryLookbackDelta, kRulesDefaults, kRulesFile,
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,

@@ -104,6 +104,12 @@ std::vector<FlagSpec> build_table() {
        agent},
       {flag::kStorageEnabled, "true", "Record every collection cycle into the store at --storage.path.",
        agent},
+      {flag::kStorageSelfJob, "llmon",
+       "job label of the series the agent stores from its own collection, as if Prometheus scraped it.", agent},
+      {flag::kStorageSelfInstance, "",
+       "instance label of the series the agent stores from its own collection (empty: <hostname>:<port of "
+       "--web.listen-address>).",
+       agent},
       {flag::kQueryTimeout, "2m",
        "Longest a PromQL query may run (the API's `timeout` parameter can only shorten it); a slower query fails "
        "with errorType timeout.",

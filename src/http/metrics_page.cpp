@@ -2,8 +2,11 @@
 
 #include <zlib.h>
 
+#include <algorithm>
+
 #include "base/strings.h"
 #include "exposition/text_writer.h"
+#include "model/snapshot_builder.h"
 
 namespace llmon::http {
 
@@ -50,6 +53,92 @@ bool accepts_gzip(const std::string& accept_encoding) {
     if (q > 0) return true;
   }
   return false;
+}
+
+namespace {
+
+bool contains(const std::vector<std::string>& v, std::string_view s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+
+void copy_family(model::SnapshotBuilder& b, const model::Family& f, int collector_label,
+                 const std::vector<std::string>& names) {
+  auto w = b.family(f.name, f.help, f.type, f.label_names);
+  for (const model::Series& s : f.series) {
+    if (collector_label >= 0 && (static_cast<size_t>(collector_label) >= s.label_values.size() ||
+                                 !contains(names, s.label_values[collector_label])))
+      continue;
+    w.add(s.label_values, s.value);
+  }
+}
+
+}  // namespace
+
+model::Snapshot select_collectors(const model::Snapshot& snap, const std::vector<std::string>& names) {
+  model::Snapshot out;
+  model::SnapshotBuilder b(out, snap.timestamp_ms);
+  std::vector<char> owned(snap.families.size(), 0);
+  for (const model::CollectorSpan& span : snap.collectors) {
+    for (uint32_t i = span.first_family; i < span.end_family && i < snap.families.size(); ++i) owned[i] = 1;
+  }
+  for (const model::CollectorSpan& span : snap.collectors) {
+    if (!contains(names, span.name)) continue;
+    for (uint32_t i = span.first_family; i < span.end_family && i < snap.families.size(); ++i)
+      copy_family(b, snap.families[i], -1, names);
+    out.collectors.push_back(span);  // indices of `snap`, fixed below
+  }
+  for (size_t i = 0; i < snap.families.size(); ++i) {
+    if (owned[i]) continue;
+    const model::Family& f = snap.families[i];
+    auto it = std::find(f.label_names.begin(), f.label_names.end(), "collector");
+    copy_family(b, f, it == f.label_names.end() ? -1 : static_cast<int>(it - f.label_names.begin()), names);
+  }
+  uint32_t next = 0;
+  for (model::CollectorSpan& span : out.collectors) {
+    uint32_t n = span.end_family - span.first_family;
+    span.first_family = next;
+    span.end_family = next += n;
+  }
+  b.finish();
+  out.duration_seconds = snap.duration_seconds;
+  return out;
+}
+
+FilteredPage MetricsPage::filtered_body(exposition::Format format, bool gzip, const CollectorFilter& filter) {
+  if (filter.empty()) return {body(format, gzip), {}};
+  FilteredPage page;
+  if (!filter.collect.empty() && !filter.exclude.empty()) {
+    page.error = "Combined collect and exclude queries are not allowed.\n";  // http.Error adds the newline
+    return page;
+  }
+  model::SnapshotPtr snap = source_();
+  if (!snap) return page;
+  std::vector<std::string> enabled;
+  for (const auto& span : snap->collectors) enabled.push_back(span.name);
+  std::vector<std::string> names;
+  if (!filter.collect.empty()) {
+    for (const std::string& name : filter.collect) {
+      if (!contains(enabled, name)) {
+        page.error = "Couldn't create filtered metrics handler: couldn't create collector: " +
+                     std::string(contains(known_, name) ? "disabled" : "missing") + " collector: " + name;
+        return page;
+      }
+    }
+    names = filter.collect;
+  } else {
+    for (const std::string& name : enabled)
+      if (!contains(filter.exclude, name)) names.push_back(name);
+    if (names.empty()) names = enabled;  // NewNodeCollector with no filters runs them all
+  }
+  model::Snapshot part = select_collectors(*snap, names);
+  auto text = std::make_shared<std::string>();
+  exposition::write_page(part, format, *text);
+  if (gzip) {
+    page.body = std::make_shared<const std::string>(gzip_compress(*text));
+  } else {
+    page.body = std::move(text);
+  }
+  return page;
 }
 
 std::shared_ptr<const std::string> MetricsPage::body(exposition::Format format, bool gzip) {

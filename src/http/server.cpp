@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "base/strings.h"
+#include "http/query.h"
 
 namespace llmon::http {
 
@@ -129,7 +130,18 @@ void Server::handle(const Request& req, Response& res) {
 void Server::metrics(const Request& req, Response& res) {
   auto format = exposition::negotiate(req.header("accept"));
   bool gz = accepts_gzip(std::string(req.header("accept-encoding")));
-  auto body = page_.body(format, gz);
+  CollectorFilter filter;
+  if (!req.query.empty()) {
+    filter.collect = query_values(req.query, "collect[]");
+    filter.exclude = query_values(req.query, "exclude[]");
+  }
+  FilteredPage page = page_.filtered_body(format, gz, filter);
+  if (!page.error.empty()) {
+    res.status = 400;
+    res.body = std::move(page.error);
+    return;
+  }
+  auto body = std::move(page.body);
   if (!body) {
     res.status = 503;
     res.body = "no collection cycle has completed yet\n";

@@ -1,5 +1,7 @@
 #include "ingest/snapshot_sink.h"
 
+#include <algorithm>
+
 namespace llmon::ingest {
 
 namespace {
@@ -33,13 +35,73 @@ bool key_matches(std::string_view key, const model::Family& f, const model::Seri
   return key.empty();
 }
 
+bool has_label(const std::vector<model::Label>& pairs, std::string_view name) {
+  return std::any_of(pairs.begin(), pairs.end(),
+                     [&](const model::Label& l) { return l.name == name && !l.value.empty(); });
+}
+
+// Prometheus's report series (scrape/scrape.go), in the order it appends them.
+constexpr std::string_view kReportNames[] = {"up", "scrape_duration_seconds", "scrape_samples_scraped",
+                                             "scrape_samples_post_metric_relabeling", "scrape_series_added"};
+
 }  // namespace
 
-SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::Series& s, Entry* cached) {
+SnapshotSink::SnapshotSink(storage::Storage& storage, SnapshotSinkOptions opts)
+    : storage_(storage), opts_(std::move(opts)) {
+  if (opts_.target_labels.empty()) return;
+  for (std::string_view name : kReportNames) {
+    std::vector<model::Label> pairs = opts_.target_labels;
+    pairs.push_back({"__name__", std::string(name)});
+    Entry e;
+    auto labels = model::Labels::make(std::move(pairs));
+    if (labels) {
+      e.labels = std::move(*labels);
+    } else {
+      e.valid = false;
+    }
+    report_.push_back(std::move(e));
+  }
+}
+
+void SnapshotSink::add_target_labels(std::vector<model::Label>& pairs) const {
+  // The target label wins; an exposed label it displaces is kept as
+  // exported_<name>, prefixed again while that name is taken (exposed, target
+  // or an earlier displaced label), shortest names first (resolveConflictingExposedLabels).
+  std::vector<model::Label> conflicts;
+  for (const model::Label& t : opts_.target_labels) {
+    for (const model::Label& l : pairs)
+      if (l.name == t.name && !l.value.empty()) conflicts.push_back(l);
+  }
+  const std::vector<model::Label> exposed = conflicts.empty() ? std::vector<model::Label>() : pairs;
+  std::erase_if(pairs, [&](const model::Label& l) {
+    return std::any_of(opts_.target_labels.begin(), opts_.target_labels.end(),
+                       [&](const model::Label& t) { return t.name == l.name; });
+  });
+  for (const model::Label& t : opts_.target_labels)
+    if (!t.value.empty()) pairs.push_back(t);
+  std::stable_sort(conflicts.begin(), conflicts.end(),
+                   [](const model::Label& a, const model::Label& b) { return a.name.size() < b.name.size(); });
+  for (size_t i = 0; i < conflicts.size(); ++i) {
+    std::string name = conflicts[i].name;
+    for (;;) {
+      name = "exported_" + name;
+      bool taken = has_label(exposed, name) || has_label(opts_.target_labels, name);
+      for (size_t j = 0; j < i && !taken; ++j) taken = conflicts[j].name == name;
+      if (!taken) break;
+    }
+    conflicts[i].name = std::move(name);
+  }
+  for (auto& c : conflicts) pairs.push_back(std::move(c));
+}
+
+SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::Series& s, Entry* cached,
+                                          bool& created) {
+  created = false;
   if (cached != nullptr && key_matches(cached->key, f, s)) return cached;
   build_key(f, s, key_buf_);
   auto it = entries_.find(key_buf_);
   if (it != entries_.end()) return &it->second;
+  created = true;
   Entry e;
   e.key = key_buf_;
   std::vector<model::Label> pairs;
@@ -48,6 +110,7 @@ SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::S
   for (size_t i = 0; i < f.label_names.size(); ++i) {
     pairs.push_back({f.label_names[i], i < s.label_values.size() ? s.label_values[i] : std::string()});
   }
+  if (!opts_.target_labels.empty()) add_target_labels(pairs);
   auto labels = model::Labels::make(std::move(pairs));
   labels_built_.fetch_add(1, std::memory_order_relaxed);
   if (labels) {
@@ -64,6 +127,7 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
   const int64_t t = snap.timestamp_ms;
   auto app = storage_.appender();
   uint64_t ok = 0, rejected = 0, invalid = 0, stale = 0;
+  Counts counts;
   next_live_.clear();
 
   by_pos_.resize(snap.families.size());
@@ -73,8 +137,10 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
     if (pos.size() != f.series.size()) pos.resize(f.series.size(), nullptr);
     for (size_t si = 0; si < f.series.size(); ++si) {
       const model::Series& s = f.series[si];
-      Entry* e = lookup(f, s, pos[si]);
+      bool created = false;
+      Entry* e = lookup(f, s, pos[si], created);
       pos[si] = e;
+      ++counts.scraped;
       if (e->last_seen != cycle_) {
         e->last_seen = cycle_;
         next_live_.push_back(e);
@@ -87,6 +153,8 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
       if (r) {
         e->ref = *r;
         ++ok;
+        ++counts.added;
+        if (created) ++counts.series_added;
       } else {
         ++rejected;
       }
@@ -108,6 +176,7 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
     entries_.erase(e->key);  // not referenced by by_pos_: every position was rewritten above
   }
   live_.swap(next_live_);
+  if (!report_.empty()) ok += append_report(*app, t, snap.duration_seconds, counts, rejected);
 
   Status st = app->commit();
   samples_.fetch_add(ok, std::memory_order_relaxed);
@@ -116,6 +185,25 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
   stale_.fetch_add(stale, std::memory_order_relaxed);
   if (!st.is_ok()) commit_errors_.fetch_add(1, std::memory_order_relaxed);
   return st;
+}
+
+uint64_t SnapshotSink::append_report(storage::Appender& app, int64_t t, double duration_seconds, const Counts& c,
+                                     uint64_t& rejected) {
+  const double values[] = {1, duration_seconds, static_cast<double>(c.scraped), static_cast<double>(c.added),
+                           static_cast<double>(c.series_added)};
+  uint64_t ok = 0;
+  for (size_t i = 0; i < report_.size(); ++i) {
+    Entry& e = report_[i];
+    if (!e.valid) continue;
+    auto r = app.append(e.ref, e.labels, t, values[i]);
+    if (r) {
+      e.ref = *r;
+      ++ok;
+    } else {
+      ++rejected;
+    }
+  }
+  return ok;
 }
 
 void SnapshotSink::append(const model::SnapshotPtr& snapshot) {

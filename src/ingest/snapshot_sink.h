@@ -10,6 +10,13 @@
 // Labels and allocates nothing but the appender's buffers. A series present
 // in the previous cycle and absent now gets a staleness marker
 // (model::stale_nan()) at the new cycle's timestamp, then is forgotten.
+// With SnapshotSinkOptions::target_labels (the agent sets job and instance),
+// every stored series carries them as if Prometheus had scraped the agent
+// with honor_labels: false (a colliding exposed label is kept as
+// exported_<name>), and each cycle also stores Prometheus's report series
+// (up, scrape_duration_seconds, scrape_samples_scraped,
+// scrape_samples_post_metric_relabeling, scrape_series_added) with only the
+// target labels. Without target labels series are stored as exposed.
 // One thread (the collection cycle); stats() may be read from any thread.
 #pragma once
 
@@ -35,9 +42,15 @@ struct SnapshotSinkStats {
   uint64_t labels_built = 0;  // Labels constructed (0 per steady-state cycle)
 };
 
+struct SnapshotSinkOptions {
+  // Labels added to every series, e.g. {{"job", "llmon"}, {"instance", "host:8747"}}; an empty value
+  // adds nothing (as in Prometheus). Empty: no target labels and no report series.
+  std::vector<model::Label> target_labels;
+};
+
 class SnapshotSink final : public collector::SampleSink {
  public:
-  explicit SnapshotSink(storage::Storage& storage) : storage_(storage) {}
+  explicit SnapshotSink(storage::Storage& storage, SnapshotSinkOptions opts = {});
 
   void append(const model::SnapshotPtr& snapshot) override;
   // Same, on a snapshot owned elsewhere; returns the commit status.
@@ -54,9 +67,19 @@ class SnapshotSink final : public collector::SampleSink {
     uint64_t last_seen = 0;  // cycle number
     bool valid = true;
   };
-  Entry* lookup(const model::Family& f, const model::Series& s, Entry* cached);
+  Entry* lookup(const model::Family& f, const model::Series& s, Entry* cached, bool& created);
+  // The exposed pairs with the target labels applied (Prometheus's mutateSampleLabels, honor_labels: false).
+  void add_target_labels(std::vector<model::Label>& pairs) const;
+  struct Counts {
+    uint64_t scraped = 0, added = 0, series_added = 0;
+  };
+  // Appends the cycle's report series; returns the samples accepted.
+  uint64_t append_report(storage::Appender& app, int64_t t, double duration_seconds, const Counts& c,
+                         uint64_t& rejected);
 
   storage::Storage& storage_;
+  SnapshotSinkOptions opts_;
+  std::vector<Entry> report_;  // up, scrape_duration_seconds, ... (target labels only)
   std::unordered_map<std::string, Entry> entries_;
   std::vector<std::vector<Entry*>> by_pos_;  // [family][series] of the last cycle
   std::vector<Entry*> live_, next_live_;     // entries seen in the last / this cycle

@@ -29,8 +29,19 @@ struct Family {
   std::vector<Series> series;
 };
 
+// The families [first_family, end_family) of Snapshot::families one collector emitted.
+struct CollectorSpan {
+  std::string name;
+  uint32_t first_family = 0, end_family = 0;
+};
+
 struct Snapshot {
   int64_t timestamp_ms = 0;  // one timestamp for every sample of the cycle
+  double duration_seconds = 0;  // how long the cycle's collection took
+  // Every collector of the cycle in run order (those that emitted nothing too).
+  // Families outside every span (node_scrape_collector_*) belong to all of
+  // them; their series name their collector in a "collector" label.
+  std::vector<CollectorSpan> collectors;
   // In emission order (collector by collector), so the next cycle can recycle
   // storage in place. `order` lists the same families sorted by name (stable);
   // families sharing a name are adjacent there and exposed as one.

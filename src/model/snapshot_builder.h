@@ -43,6 +43,8 @@ class SnapshotBuilder {
   // order. Call exactly once.
   void finish();
   int64_t timestamp_ms() const { return snap_.timestamp_ms; }
+  // Families added so far (the index the next family() gets).
+  size_t families_used() const { return families_used_; }
 
  private:
   Family& next_family(std::string_view name, std::string_view help, MetricType type);

@@ -158,5 +158,84 @@ TEST(SnapshotSink, WorksAsSchedulerSink) {
   EXPECT_EQ(samples_of(head, {{Type::kEq, "__name__", "m"}}).size(), 1u);
 }
 
+SnapshotSinkOptions target(std::string job, std::string instance) {
+  return SnapshotSinkOptions{{{"job", std::move(job)}, {"instance", std::move(instance)}}};
+}
+
+TEST(SnapshotSink, TargetLabelsOnEverySeries) {
+  Head head;
+  SnapshotSink sink(head, target("llmon", "host:8747"));
+  model::Snapshot snap;
+  snap.timestamp_ms = 1000;
+  snap.families.push_back(family("node_load1", {}, {{{}, 0.5}}));
+  ASSERT_TRUE(sink.append_snapshot(snap).is_ok());
+  model::Labels labels;
+  ASSERT_EQ(samples_of(head, {{Type::kEq, "__name__", "node_load1"}}, &labels).size(), 1u);
+  EXPECT_EQ(labels.to_string(), R"({__name__="node_load1", instance="host:8747", job="llmon"})");
+}
+
+TEST(SnapshotSink, ExposedJobAndInstanceBecomeExported) {
+  // honor_labels: false: the target's labels win, the exposed ones are kept
+  // as exported_<name>, prefixed again while that name is taken.
+  Head head;
+  SnapshotSink sink(head, target("llmon", "host:8747"));
+  model::Snapshot snap;
+  snap.timestamp_ms = 1000;
+  snap.families.push_back(family("a", {"instance", "job"}, {{{"other:1", "x"}, 1}}));
+  snap.families.push_back(family("b", {"exported_job", "job"}, {{{"e", "x"}, 2}}));
+  snap.families.push_back(family("c", {"job"}, {{{""}, 3}}));  // empty: absent, nothing to keep
+  ASSERT_TRUE(sink.append_snapshot(snap).is_ok());
+  model::Labels labels;
+  samples_of(head, {{Type::kEq, "__name__", "a"}}, &labels);
+  EXPECT_EQ(labels.to_string(),
+            R"({__name__="a", exported_instance="other:1", exported_job="x", instance="host:8747", job="llmon"})");
+  samples_of(head, {{Type::kEq, "__name__", "b"}}, &labels);
+  EXPECT_EQ(labels.to_string(),
+            R"({__name__="b", exported_exported_job="x", exported_job="e", instance="host:8747", job="llmon"})");
+  samples_of(head, {{Type::kEq, "__name__", "c"}}, &labels);
+  EXPECT_EQ(labels.to_string(), R"({__name__="c", instance="host:8747", job="llmon"})");
+}
+
+TEST(SnapshotSink, ReportSeriesPerCycle) {
+  Head head;
+  SnapshotSink sink(head, target("llmon", "h:1"));
+  model::Snapshot snap;
+  snap.families.push_back(family("m", {"k"}, {{{"1"}, 1}, {{"2"}, 2}}));
+  snap.families.push_back(family("bad", {"k", "k"}, {{{"a", "b"}, 1}}));  // invalid: scraped, not added
+  snap.timestamp_ms = 1000;
+  snap.duration_seconds = 0.25;
+  ASSERT_TRUE(sink.append_snapshot(snap).is_ok());
+  snap.families[0].series.push_back({{"3"}, 3});
+  snap.timestamp_ms = 2000;
+  snap.duration_seconds = 0.5;
+  ASSERT_TRUE(sink.append_snapshot(snap).is_ok());
+  auto values = [&](std::string name) {
+    model::Labels labels;
+    std::vector<double> v;
+    for (const auto& s : samples_of(head, {{Type::kEq, "__name__", name}}, &labels)) v.push_back(s.v);
+    EXPECT_EQ(labels.to_string(), "{__name__=\"" + name + R"(", instance="h:1", job="llmon"})");
+    return v;
+  };
+  EXPECT_EQ(values("up"), (std::vector<double>{1, 1}));
+  EXPECT_EQ(values("scrape_duration_seconds"), (std::vector<double>{0.25, 0.5}));
+  EXPECT_EQ(values("scrape_samples_scraped"), (std::vector<double>{3, 4}));
+  EXPECT_EQ(values("scrape_samples_post_metric_relabeling"), (std::vector<double>{2, 3}));
+  EXPECT_EQ(values("scrape_series_added"), (std::vector<double>{2, 1}));
+  EXPECT_EQ(sink.stats().samples, 2u + 5 + 3 + 5);
+}
+
+TEST(SnapshotSink, NoTargetLabelsNoReportSeries) {
+  Head head;
+  SnapshotSink sink(head);
+  model::Snapshot snap;
+  snap.timestamp_ms = 1000;
+  snap.families.push_back(family("m", {}, {{{}, 1}}));
+  ASSERT_TRUE(sink.append_snapshot(snap).is_ok());
+  EXPECT_TRUE(samples_of(head, {{Type::kEq, "__name__", "up"}}).empty());
+  model::Labels labels;
+  samples_of(head, {{Type::kEq, "__name__", "m"}}, &labels);
+  EXPECT_EQ(labels.to_string(), R"({__name__="m"})");
+}
+
 }  // namespace
 }  // namespace llmon::ingest

@@ -60,3 +60,26 @@ case $rc in
   1) fail "llmon's page differs from node_exporter's (see FAILURES above)" ;;
   *) fail "expo_diff.py could not compare the pages (exit $rc)" ;;
 esac
+
+# Per-request collector selection (?collect[]=): the same selection on both
+# sides must match as well and hold nothing of the other collectors, and a
+# name neither has gets node_exporter's 400 answer, byte for byte.
+sel='collect[]=cpu&collect[]=meminfo'
+python3 "$REPO/tests/integration/expo_diff.py" \
+  --node-exporter "$ne_URL/metrics?$sel" \
+  --llmon "$llmon_URL/metrics?$sel" \
+  --attribute-url "$ne_URL/metrics" \
+  --known-diffs "$REPO/tests/integration/node_exporter_known_diffs.txt" >"$SCRATCH/collect_diff.txt"
+rc=$?
+[[ $rc == 0 ]] || { cat "$SCRATCH/collect_diff.txt" >&2; fail "?$sel: llmon's page differs from node_exporter's (exit $rc)"; }
+fetch "$llmon_URL/metrics?$sel" "$SCRATCH/llmon_collect.txt"
+grep -q '^node_memory_MemTotal_bytes ' "$SCRATCH/llmon_collect.txt" || fail "?$sel lacks node_memory_MemTotal_bytes"
+if grep -q '^node_load1 \|collector="loadavg"' "$SCRATCH/llmon_collect.txt"; then
+  fail "?$sel still holds the loadavg collector's series"
+fi
+for q in 'collect[]=nosuch' 'collect[]=' 'collect[]=cpu&collect[]=nosuch'; do
+  ne_answer="$(curl -s --max-time 20 -w ' HTTP %{http_code}' "$ne_URL/metrics?$q")"
+  llmon_answer="$(curl -s --max-time 20 -w ' HTTP %{http_code}' "$llmon_URL/metrics?$q")"
+  [[ "$ne_answer" == "$llmon_answer" ]] || fail "?$q: node_exporter answered '$ne_answer', llmon '$llmon_answer'"
+done
+log "?collect[]= selections match node_exporter's"
