@@ -1,5 +1,5 @@
 // udp_queues collector (node_exporter 1.5 udp_queues_linux.go):
-// node_udp_queues{queue="tx"|"rx",ip="v4"|"v6"}, the bytes queued on all UDP
+// node_udp_queues{ip="v4"|"v6",queue="tx"|"rx"}, the bytes queued on all UDP
 // sockets, from /proc/net/udp and /proc/net/udp6. A missing file (that IP
 // version disabled) is skipped; with both missing the collector reports no
 // data (success 0), as node_exporter's ErrNoData does.
@@ -44,11 +44,11 @@ class UdpQueuesCollector final : public Collector {
     }
     if (any) {
       auto fam = out.family("node_udp_queues", "Number of allocated memory in the kernel for UDP datagrams in bytes.",
-                            model::MetricType::kGauge, {"queue", "ip"});
+                            model::MetricType::kGauge, {"ip", "queue"});  // client_golang's (sorted) label order
       for (size_t i = 0; i < n; ++i) {
         if (!present_[i]) continue;
-        fam.add({"tx", kIp[i]}, static_cast<double>(q[i].tx_queue));
-        fam.add({"rx", kIp[i]}, static_cast<double>(q[i].rx_queue));
+        fam.add({kIp[i], "tx"}, static_cast<double>(q[i].tx_queue));
+        fam.add({kIp[i], "rx"}, static_cast<double>(q[i].rx_queue));
       }
     }
     if (!s) return s;

@@ -19,10 +19,10 @@ TEST(UdpQueuesCollector, FixtureValues) {
   Status s = collect_once(*c, snap);
   ASSERT_TRUE(s) << s.message();
   EXPECT_EQ(series_count(snap, "node_udp_queues"), 4u);
-  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"queue", "tx"}, {"ip", "v4"}}), 0x340);
-  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"queue", "rx"}, {"ip", "v4"}}), 0x300 + 0xa80);
-  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"queue", "tx"}, {"ip", "v6"}}), 0);
-  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"queue", "rx"}, {"ip", "v6"}}), 0x200);
+  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"ip", "v4"}, {"queue", "tx"}}), 0x340);
+  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"ip", "v4"}, {"queue", "rx"}}), 0x300 + 0xa80);
+  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"ip", "v6"}, {"queue", "tx"}}), 0);
+  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"ip", "v6"}, {"queue", "rx"}}), 0x200);
   const model::Family* f = snap.find("node_udp_queues");
   ASSERT_NE(f, nullptr);
   EXPECT_EQ(f->type, model::MetricType::kGauge);
@@ -35,7 +35,7 @@ TEST(UdpQueuesCollector, OneMissingFileIsSkippedBothMissingIsNoData) {
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
   EXPECT_EQ(series_count(snap, "node_udp_queues"), 2u);
-  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"queue", "rx"}, {"ip", "v6"}}), 0x200);
+  EXPECT_EQ(value_of(snap, "node_udp_queues", {{"ip", "v6"}, {"queue", "rx"}}), 0x200);
   t.remove("proc/net/udp6");
   auto c2 = make_udp_queues(t.context());
   Status s = collect_once(*c2, snap);
