@@ -24,9 +24,12 @@ inline constexpr base::RegexFlag kCollectorNetdevDeviceExclude{"collector.netdev
 inline constexpr base::RegexFlag kCollectorNetdevDeviceInclude{"collector.netdev.device-include"};
 inline constexpr base::RegexFlag kCollectorNetclassIgnoredDevices{"collector.netclass.ignored-devices"};
 inline constexpr base::BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.netclass.ignore-invalid-speed"};
+inline constexpr base::RegexFlag kCollectorArpDeviceInclude{"collector.arp.device-include"};
+inline constexpr base::RegexFlag kCollectorArpDeviceExclude{"collector.arp.device-exclude"};
 inline constexpr base::BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
 inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
 inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
+inline constexpr base::RegexFlag kCollectorNetstatFields{"collector.netstat.fields"};
 inline constexpr base::StringFlag kNvmlLibrary{"nvml.library"};
 inline constexpr base::StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
 inline constexpr base::StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
@@ -40,10 +43,17 @@ inline constexpr base::FlagRef kAll[] = {
     kPathUdevData, kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
-    kCollectorNetclassIgnoreInvalidSpeed, kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields,
-    kNvmlLibrary, kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout,
-    kCollectorGpuProcesses, kCollectorGpuGpm, kCollectorGpuEvents,
+    kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
+    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kNvmlLibrary,
+    kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
+    kCollectorGpuGpm, kCollectorGpuEvents,
 };
+
+// --collector.netstat.fields' default, node_exporter 1.5's (from its --help).
+inline constexpr char kNetstatDefaultFields[] =
+    "^(.*_(InErrors|InErrs)|Ip_Forwarding|Ip(6|Ext)_(InOctets|OutOctets)|Icmp6?_(InMsgs|OutMsgs)|TcpExt_(Listen.*|"
+    "Syncookies.*|TCPSynRetrans|TCPTimeouts)|Tcp_(ActiveOpens|InSegs|OutSegs|OutRsts|PassiveOpens|RetransSegs|"
+    "CurrEstab)|Udp6?_(InDatagrams|OutDatagrams|NoPorts|RcvbufErrors|SndbufErrors))$";
 
 // --collector.diskstats.device-exclude's default (node_exporter's: partitions,
 // loop and ram disks). The flag table's row takes it from here because the

@@ -11,6 +11,7 @@
 
 #include "base/file_reader.h"
 #include "collector/builtin.h"
+#include "collector/option_regex.h"
 #include "collector/options.h"
 
 namespace llmon::collector {
@@ -25,14 +26,7 @@ struct FieldInfo {
 class VmstatCollector final : public Collector {
  public:
   explicit VmstatCollector(const CollectorContext& ctx) : file_(ctx.fs.proc("vmstat")) {
-    const std::string& pattern = ctx.option(flag::kCollectorVmstatFields);
-    try {
-      fields_re_ = std::regex(pattern, std::regex::ECMAScript | std::regex::optimize);
-    } catch (const std::regex_error& e) {
-      // The flag table validates the regex; this only guards direct construction.
-      regex_error_ =
-          "invalid --" + std::string(flag::kCollectorVmstatFields.name) + " \"" + pattern + "\": " + e.what();
-    }
+    regex_error_ = compile_option_regex(ctx, flag::kCollectorVmstatFields, fields_re_);
   }
 
   Status collect(model::SnapshotBuilder& out) override {

@@ -40,9 +40,12 @@ using collector::flag::kCollectorNetdevDeviceExclude;
 using collector::flag::kCollectorNetdevDeviceInclude;
 using collector::flag::kCollectorNetclassIgnoredDevices;
 using collector::flag::kCollectorNetclassIgnoreInvalidSpeed;
+using collector::flag::kCollectorArpDeviceInclude;
+using collector::flag::kCollectorArpDeviceExclude;
 using collector::flag::kCollectorCpuGuest;
 using collector::flag::kCollectorStatSoftirq;
 using collector::flag::kCollectorVmstatFields;
+using collector::flag::kCollectorNetstatFields;
 using collector::flag::kNvmlLibrary;
 using collector::flag::kCollectorGpuHostnameLabel;
 using collector::flag::kCollectorGpuHostname;
@@ -91,9 +94,10 @@ inline constexpr FlagRef kAll[] = {
     kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
-    kCollectorNetclassIgnoreInvalidSpeed, kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields,
-    kNvmlLibrary, kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout,
-    kCollectorGpuProcesses, kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
+    kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
+    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kNvmlLibrary,
+    kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
+    kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
     kStorageSelfJob, kStorageSelfInstance, kQueryTimeout, kQueryMaxConcurrency, kQueryMaxSamples,
     kQueryLookbackDelta, kRulesDefaults, kRulesFile,

@@ -21,6 +21,23 @@ inline std::optional<double> parse_number(std::string_view s) {
   return base::parse_double(s);
 }
 
+// strconv.ParseUint(s, 16, bits): hex digits of either case, no "0x"
+// prefix, no sign; nullopt when empty, malformed or wider than bits.
+inline std::optional<uint64_t> parse_hex(std::string_view s, int bits = 64) {
+  if (s.empty()) return std::nullopt;
+  uint64_t v = 0;
+  for (char c : s) {
+    int d = c >= '0' && c <= '9'   ? c - '0'
+            : c >= 'a' && c <= 'f' ? c - 'a' + 10
+            : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                   : -1;
+    if (d < 0 || v >> 60 != 0) return std::nullopt;
+    v = v << 4 | static_cast<uint64_t>(d);
+  }
+  if (bits < 64 && v >> bits != 0) return std::nullopt;
+  return v;
+}
+
 class FieldIter {
  public:
   explicit FieldIter(std::string_view line) : rest_(line) {}
