@@ -25,9 +25,9 @@ constexpr CollectorInfo kCollectors[] = {
     {"uname", true, "Exposes system information as provided by the uname system call.", make_uname},
     {"os", true, "Expose OS release info.", make_os},
     {"time", true, "Exposes the current system time.", make_time},
+    {"entropy", true, "Exposes available entropy.", make_entropy},
     {"self", true, "Exposes llmon's own process metrics (process_*) and llmon_build_info.", make_self},
-    {"gpu", true,
-     "Exposes NVIDIA GPU metrics through NVML (dcgm-exporter names), per-process GPU use and Xid errors.",
+    {"gpu", true, "Exposes NVIDIA GPU metrics through NVML (dcgm-exporter names), per-process GPU use and Xid errors.",
      make_gpu},
     {"amdgpu", true, "Exposes AMD GPU metrics (llmon_gpu_*) from amdgpu sysfs and DRM fdinfo.", make_amdgpu},
 };

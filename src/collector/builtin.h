@@ -24,6 +24,7 @@ std::unique_ptr<Collector> make_thermal_zone(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_uname(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_os(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_time(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_entropy(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_self(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_gpu(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_amdgpu(const CollectorContext& ctx);
