@@ -27,6 +27,7 @@ inline constexpr base::BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.
 inline constexpr base::BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
 inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
 inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
+inline constexpr base::StringFlag kCollectorTextfileDirectory{"collector.textfile.directory"};
 inline constexpr base::StringFlag kNvmlLibrary{"nvml.library"};
 inline constexpr base::StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
 inline constexpr base::StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
@@ -37,12 +38,27 @@ inline constexpr base::BoolFlag kCollectorGpuEvents{"collector.gpu.events"};
 
 // Every constant above, in the same order.
 inline constexpr base::FlagRef kAll[] = {
-    kPathUdevData, kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
-    kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
-    kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
-    kCollectorNetclassIgnoreInvalidSpeed, kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields,
-    kNvmlLibrary, kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout,
-    kCollectorGpuProcesses, kCollectorGpuGpm, kCollectorGpuEvents,
+    kPathUdevData,
+    kCollectorFilesystemMountPointsExclude,
+    kCollectorFilesystemFsTypesExclude,
+    kCollectorFilesystemMountTimeout,
+    kCollectorDiskstatsDeviceExclude,
+    kCollectorDiskstatsDeviceInclude,
+    kCollectorNetdevDeviceExclude,
+    kCollectorNetdevDeviceInclude,
+    kCollectorNetclassIgnoredDevices,
+    kCollectorNetclassIgnoreInvalidSpeed,
+    kCollectorCpuGuest,
+    kCollectorStatSoftirq,
+    kCollectorVmstatFields,
+    kCollectorTextfileDirectory,
+    kNvmlLibrary,
+    kCollectorGpuHostnameLabel,
+    kCollectorGpuHostname,
+    kCollectorGpuTimeout,
+    kCollectorGpuProcesses,
+    kCollectorGpuGpm,
+    kCollectorGpuEvents,
 };
 
 // --collector.diskstats.device-exclude's default (node_exporter's: partitions,
