@@ -36,10 +36,11 @@ const std::vector<MaskRule>& mask_rules() {
   static const std::vector<MaskRule> kRules = {
       {"node_scrape_collector_duration_seconds", {}},  // timing
       {"node_time_*", {"time_zone"}},                  // wall clock and the host's time zone
+      {"node_timex_*", {}},                            // adjtimex(2) of the live kernel
       {"process_*", {}},                               // the test process itself
       {"llmon_build_info", {}},
       {"llmon_gpu_sample_duration_seconds", {}},  // timing
-      {"llmon_gpu_backend_up", {"reason"}},        // names the checkout's absolute path
+      {"llmon_gpu_backend_up", {"reason"}},       // names the checkout's absolute path
       // uname(2) describes the machine running the test, not the fixture.
       {"node_uname_info", {"domainname", "machine", "nodename", "release", "sysname", "version"}},
       // statfs() of fixture directories reports the live disk under the checkout.
