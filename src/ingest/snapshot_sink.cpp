@@ -153,7 +153,6 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
       if (r) {
         e->ref = *r;
         ++ok;
-        ++counts.added;
         if (created) ++counts.series_added;
       } else {
         ++rejected;
@@ -162,6 +161,7 @@ Status SnapshotSink::append_snapshot(const model::Snapshot& snap) {
   }
 
   // Series of the previous cycle missing from this one: staleness marker, then forget.
+  counts.added = ok;  // the cycle's samples the store took, before staleness markers
   for (Entry* e : live_) {
     if (e->last_seen == cycle_) continue;
     if (e->valid) {
