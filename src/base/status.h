@@ -2,6 +2,9 @@
 // A Status is ok or carries a human message that names where the problem is
 // (file, line, field). Expected<T> holds a T or a non-ok Status. Neither
 // throws; both are cheap to move. Not thread-safe to share mutably.
+// A "no data" status is an error that means "nothing to report here" (the
+// hardware or kernel module is absent: node_exporter's ErrNoData): callers
+// treat it as a failure but report it quietly.
 #pragma once
 
 #include <cassert>
@@ -21,16 +24,26 @@ class Status {
     s.message_ = std::move(message);
     return s;
   }
+  static Status no_data(std::string message) {
+    Status s = error(std::move(message));
+    s.no_data_ = true;
+    return s;
+  }
   bool is_ok() const { return ok_; }
+  bool is_no_data() const { return no_data_; }
   explicit operator bool() const { return ok_; }
   const std::string& message() const { return message_; }
   // Prefixes the message with where it happened: "ctx: message".
   Status with_context(const std::string& ctx) const {
-    return ok_ ? *this : error(ctx + ": " + message_);
+    if (ok_) return *this;
+    Status s = error(ctx + ": " + message_);
+    s.no_data_ = no_data_;
+    return s;
   }
 
  private:
   bool ok_ = true;
+  bool no_data_ = false;
   std::string message_;
 };
 

@@ -64,7 +64,7 @@ class ConntrackCollector final : public Collector {
  private:
   static Status missing_or(const base::CachedFile& f, const Status& err) {
     if (::access(f.path().c_str(), F_OK) != 0)
-      return Status::error("no data: " + f.path() + " is missing (conntrack probably not loaded)");
+      return Status::no_data(f.path() + " is missing (conntrack probably not loaded)");
     return err.with_context("failed to retrieve conntrack stats");
   }
 

@@ -244,7 +244,11 @@ class HwmonCollector final : public Collector {
 
   Status collect(model::SnapshotBuilder& out) override {
     Status ls = base::list_dir(class_dir_, entries_);
-    if (!ls) return ls.with_context("hwmon (no hardware monitors exposed)");
+    if (!ls) {
+      // node_exporter: ErrNoData, "hwmon collector metrics are not available for this system".
+      if (::access(class_dir_.c_str(), F_OK) != 0) return Status::no_data(ls.message());
+      return ls.with_context("hwmon (no hardware monitors exposed)");
+    }
     signature(sig_);
     const int64_t now = out.timestamp_ms();
     if (!scanned_ || sig_ != plan_sig_ || now - scanned_ms_ >= kRescanMs || now < scanned_ms_) {

@@ -29,7 +29,7 @@ class PressureCollector final : public Collector {
       auto text = file.read();
       if (!text) {
         if (::access(file.path().c_str(), F_OK) != 0)
-          return Status::error(
+          return Status::no_data(
               "pressure information is unavailable, you need a Linux kernel >= 4.20 and/or CONFIG_PSI enabled "
               "for your kernel (" +
               file.path() + " is missing)");

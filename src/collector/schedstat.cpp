@@ -4,6 +4,8 @@
 // CONFIG_SCHEDSTATS) is node_exporter's ErrNoData: no series, success 0.
 #include "procfs/schedstat.h"
 
+#include <unistd.h>
+
 #include <string>
 #include <vector>
 
@@ -19,7 +21,11 @@ class SchedstatCollector final : public Collector {
 
   Status collect(model::SnapshotBuilder& out) override {
     auto text = file_.read();
-    if (!text) return text.status();
+    if (!text) {
+      // node_exporter: ErrNoData when the kernel has no schedstats.
+      if (::access(file_.path().c_str(), F_OK) != 0) return Status::no_data(text.error());
+      return text.status();
+    }
     if (Status s = procfs::parse_schedstat(*text, cpus_, file_.path()); !s) return s;
     constexpr double kNsPerSec = 1e9;
     using model::MetricType;

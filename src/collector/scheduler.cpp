@@ -53,7 +53,11 @@ model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
     results.push_back({dt, s.is_ok()});
     if (!s.is_ok()) {
       if (last_error_[i] != s.message()) {
-        log_.error("collector failed", {{"name", collectors_[i].name}, {"err", s.message()}});
+        // Absent hardware is no news: node_exporter logs ErrNoData at debug too.
+        if (s.is_no_data())
+          log_.debug("collector returned no data", {{"name", collectors_[i].name}, {"err", s.message()}});
+        else
+          log_.error("collector failed", {{"name", collectors_[i].name}, {"err", s.message()}});
         last_error_[i] = s.message();
       }
     } else if (!last_error_[i].empty()) {

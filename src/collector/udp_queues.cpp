@@ -52,7 +52,7 @@ class UdpQueuesCollector final : public Collector {
       }
     }
     if (!s) return s;
-    if (!any) return Status::error("no data: " + files_[0].path() + " and " + files_[1].path() + " are missing");
+    if (!any) return Status::no_data(files_[0].path() + " and " + files_[1].path() + " are missing");
     return Status::ok();
   }
 

@@ -3,6 +3,8 @@
 // into a Snapshot.
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <limits>
 #include <string>
 
@@ -44,6 +46,15 @@ inline size_t families_with_prefix(const model::Snapshot& snap, std::string_view
   for (const auto& f : snap.families)
     if (f.name.rfind(prefix, 0) == 0 && !f.series.empty()) ++n;
   return n;
+}
+
+// Checks a family's type and help text (gtest failures, no abort).
+inline void expect_family(const model::Snapshot& snap, std::string_view name, model::MetricType type,
+                          std::string_view help) {
+  const model::Family* f = snap.find(name);
+  ASSERT_NE(f, nullptr) << name;
+  EXPECT_EQ(f->type, type) << name;
+  EXPECT_EQ(f->help, help) << name;
 }
 
 inline size_t series_count(const model::Snapshot& snap, std::string_view name) {

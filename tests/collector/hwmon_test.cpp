@@ -211,6 +211,7 @@ TEST(HwmonCollector, NoHwmonClassIsAFailure) {
   Status st = run(*c, s);
   ASSERT_FALSE(st);  // node_exporter reports success 0 (ErrNoData) too
   EXPECT_NE(st.message().find("class/hwmon"), std::string::npos);
+  EXPECT_TRUE(st.is_no_data());
   EXPECT_EQ(s.series_count(), 0u);
 }
 

@@ -40,6 +40,7 @@ TEST(PressureCollector, NoPsiIsFailureWithoutSeries) {
   Status s = collect_once(*c, snap);
   ASSERT_FALSE(s);
   EXPECT_NE(s.message().find("CONFIG_PSI"), std::string::npos) << s.message();
+  EXPECT_TRUE(s.is_no_data());
   EXPECT_EQ(series_count(snap, "node_pressure_cpu_waiting_seconds_total"), 0u);
 }
 

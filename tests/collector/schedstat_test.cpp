@@ -35,13 +35,16 @@ TEST(SchedstatCollector, MissingFileIsNoDataAndBadLineAnError) {
   TempFixture fx({});
   auto c = make_schedstat(fx.context());
   model::Snapshot snap;
-  EXPECT_FALSE(collect_once(*c, snap));
+  Status missing = collect_once(*c, snap);
+  EXPECT_FALSE(missing);
+  EXPECT_TRUE(missing.is_no_data()) << missing.message();
   EXPECT_EQ(snap.series_count(), 0u);
 
   fx.write("proc/schedstat", "version 15\ncpu0 0 0 0 0 0 0 1 2 99999999999999999999\n");
   auto c2 = make_schedstat(fx.context());
   Status s = collect_once(*c2, snap, 2000);
   ASSERT_FALSE(s);
+  EXPECT_FALSE(s.is_no_data());
   EXPECT_NE(s.message().find(fx.path("proc/schedstat") + ":2:"), std::string::npos) << s.message();
   EXPECT_EQ(snap.series_count(), 0u);
 }

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <string>
 
 namespace llmon::collector {
 namespace {
@@ -85,6 +86,45 @@ TEST(Scheduler, RecyclesBuffersWhileAReaderHoldsTheLatest) {
     EXPECT_EQ(snap->find("test_calls_total")->series[0].value, i);
   }
   EXPECT_LE(s.buffers_allocated(), 3u);
+}
+
+class AbsentHardware final : public Collector {
+ public:
+  Status collect(model::SnapshotBuilder&) override { return Status::no_data("/sys/class/infiniband is missing"); }
+};
+
+std::string logged(std::FILE* f) {
+  std::fflush(f);
+  std::rewind(f);
+  std::string out;
+  char buf[512];
+  while (size_t n = std::fread(buf, 1, sizeof buf, f)) out.append(buf, n);
+  return out;
+}
+
+TEST(Scheduler, NoDataIsAFailureLoggedAtDebugOnly) {
+  base::ManualClock clock(0);
+  std::FILE* errors = std::tmpfile();
+  std::vector<NamedCollector> v;
+  v.push_back({"infiniband", std::make_unique<AbsentHardware>()});
+  v.push_back({"bad", std::make_unique<CountingCollector>(true)});
+  base::Logger log(base::LogLevel::kInfo, errors);
+  Scheduler s(std::move(v), clock, log, 1000);
+  auto snap = s.run_cycle(1000);
+  EXPECT_EQ(snap->find_series("node_scrape_collector_success", {{"collector", "infiniband"}})->value, 0);
+  std::string text = logged(errors);
+  EXPECT_EQ(text.find("infiniband"), std::string::npos) << text;  // not at info or above
+  EXPECT_NE(text.find("boom"), std::string::npos) << text;         // a real failure is an error line
+
+  std::FILE* debug = std::tmpfile();
+  std::vector<NamedCollector> w;
+  w.push_back({"infiniband", std::make_unique<AbsentHardware>()});
+  base::Logger dlog(base::LogLevel::kDebug, debug);
+  Scheduler d(std::move(w), clock, dlog, 1000);
+  d.run_cycle(1000);
+  text = logged(debug);
+  EXPECT_NE(text.find("collector returned no data"), std::string::npos) << text;
+  EXPECT_NE(text.find("/sys/class/infiniband is missing"), std::string::npos) << text;
 }
 
 }  // namespace
