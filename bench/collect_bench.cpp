@@ -5,6 +5,9 @@
 // "pread+parse" pass of a stand-alone floor program); after the run a
 // summary prints every benchmark's median CPU time as a ratio to it (and
 // each collector against the floor of the files it reads).
+// BM_PairedSameFiles and BM_PairedNodeSet alternate blocks of floor passes
+// and collection cycles over the same files: the original eight collectors,
+// and the node_exporter collectors of issue 15 (sockstat, netstat, ...).
 // Reads the live /proc and /sys; numbers are only comparable within one run.
 //
 // Run: collect_bench --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true
@@ -201,10 +204,10 @@ void run_cycles(benchmark::State& state, collector::Scheduler& sched, Env& env) 
   state.counters["series"] = static_cast<double>(series);
 }
 
-// The same-file collectors behind a Scheduler; null with a reason when one is missing.
-std::unique_ptr<collector::Scheduler> same_file_scheduler(Env& env, std::string& why) {
+// A set's collectors behind a Scheduler; null with a reason when one is missing.
+std::unique_ptr<collector::Scheduler> scheduler_for(const std::vector<SameFile>& set, Env& env, std::string& why) {
   std::vector<std::string> names;
-  for (const auto& f : same_files()) names.push_back(f.collector);
+  for (const auto& f : set) names.push_back(f.collector);
   Built b = build_named(names, same_file_args(), env.clock, env.log);
   if (!b.error.empty()) {
     why = b.error;
@@ -215,6 +218,39 @@ std::unique_ptr<collector::Scheduler> same_file_scheduler(Env& env, std::string&
     return nullptr;
   }
   return std::make_unique<collector::Scheduler>(std::move(b.collectors), env.clock, env.log, 1000);
+}
+
+std::unique_ptr<collector::Scheduler> same_file_scheduler(Env& env, std::string& why) {
+  return scheduler_for(same_files(), env, why);
+}
+
+// The node_exporter collectors of issue 15 that read files (each with the
+// files it reads; absent ones, such as /proc/schedstat on some kernels, are
+// left out of the floor and make the collector report no data cheaply).
+const std::vector<SameFile>& node_set() {
+  static const std::vector<SameFile> set = {
+      {"sockstat", {"/proc/net/sockstat", "/proc/net/sockstat6"}, false},
+      {"softnet", {"/proc/net/softnet_stat"}, false},
+      {"netstat", {"/proc/net/netstat", "/proc/net/snmp", "/proc/net/snmp6"}, false},
+      {"udp_queues", {"/proc/net/udp", "/proc/net/udp6"}, false},
+      {"arp", {"/proc/net/arp"}, false},
+      {"conntrack",
+       {"/proc/sys/net/netfilter/nf_conntrack_count", "/proc/sys/net/netfilter/nf_conntrack_max",
+        "/proc/net/stat/nf_conntrack"},
+       false},
+      {"entropy", {"/proc/sys/kernel/random/entropy_avail", "/proc/sys/kernel/random/poolsize"}, false},
+      {"filefd", {"/proc/sys/fs/file-nr"}, false},
+      {"schedstat", {"/proc/schedstat"}, false},
+  };
+  return set;
+}
+
+std::vector<std::string> files_of(const std::vector<SameFile>& set) {
+  std::vector<std::string> out;
+  for (const auto& f : set)
+    for (const auto& p : f.files)
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  return out;
 }
 
 void bm_collect_same_files(benchmark::State& state) {
@@ -235,19 +271,20 @@ double process_cpu_ns() {
 // kBlock cycles of the same-file collectors, each block timed with the process
 // CPU clock, so both see the same machine state; the ratio of the sums is
 // steadier than the ratio of two separately run benchmarks on a busy machine.
-void bm_paired_same_files(benchmark::State& state) {
+void bm_paired(benchmark::State& state, const std::vector<SameFile>* set, std::vector<std::string> floor_paths,
+               bool statvfs) {
   constexpr int kBlock = 20;
   Env env;
   std::string why;
-  auto sched = same_file_scheduler(env, why);
+  auto sched = scheduler_for(*set, env, why);
   if (!sched) return state.SkipWithError(why.c_str());
-  FloorFiles files(floor_files());
+  FloorFiles files(floor_paths);
   uint64_t sum = 0;
   double floor_ns = 0, cycle_ns = 0;
   int64_t blocks = 0;
   for (auto _ : state) {
     double t0 = process_cpu_ns();
-    for (int i = 0; i < kBlock; ++i) files.pass(true, sum);
+    for (int i = 0; i < kBlock; ++i) files.pass(statvfs, sum);
     double t1 = process_cpu_ns();
     for (int i = 0; i < kBlock; ++i) sched->run_cycle(env.next_cycle_ts());
     double t2 = process_cpu_ns();
@@ -454,7 +491,8 @@ std::vector<std::string> register_all() {
   };
   reg("BM_Floor", bm_floor);
   reg("BM_CollectSameFiles", bm_collect_same_files);
-  reg("BM_PairedSameFiles", bm_paired_same_files);
+  reg("BM_PairedSameFiles", bm_paired, &same_files(), floor_files(), true);
+  reg("BM_PairedNodeSet", bm_paired, &node_set(), files_of(node_set()), false);
   reg("BM_CollectAllDefaults", bm_collect_all_defaults);
   reg("BM_RenderPage/text", bm_render_page, exposition::Format::kText004);
   reg("BM_RenderPage/openmetrics", bm_render_page, exposition::Format::kOpenMetrics100);
@@ -462,17 +500,20 @@ std::vector<std::string> register_all() {
   names.pop_back();  // reported as BM_Gzip/6 and BM_Gzip/1
   names.push_back("BM_Gzip/6");
   names.push_back("BM_Gzip/1");
-  // Per collector of the same-file set: the collector, and the floor of its files.
-  for (const auto& f : same_files()) {
-    std::string name = f.collector;
-    reg("BM_Collector/" + name, bm_collector, name);
-    reg("BM_FloorOf/" + name, run_floor, f.files, f.statvfs);
+  // Per collector of the paired sets: the collector, and the floor of its files.
+  for (const auto* set : {&same_files(), &node_set()}) {
+    for (const auto& f : *set) {
+      std::string name = f.collector;
+      reg("BM_Collector/" + name, bm_collector, name);
+      reg("BM_FloorOf/" + name, run_floor, f.files, f.statvfs);
+    }
   }
   // Every other registered collector, for hot-spot hunting.
   for (const auto& c : collector::builtin_collectors()) {
     std::string name(c.name);
     bool listed = false;
-    for (const auto& f : same_files()) listed = listed || name == f.collector;
+    for (const auto* set : {&same_files(), &node_set()})
+      for (const auto& f : *set) listed = listed || name == f.collector;
     if (!listed) reg("BM_Collector/" + name, bm_collector, name);
   }
   return names;

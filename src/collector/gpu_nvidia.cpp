@@ -8,7 +8,7 @@
 // Options: nvml.library, collector.gpu.hostname-label (Hostname | hostname |
 // none), collector.gpu.hostname (default: the node name from uname),
 // collector.gpu.timeout, collector.gpu.processes, collector.gpu.events,
-// collector.gpu.gpm.
+// collector.gpu.gpm, collector.gpu.names (dcgm and/or nvidia_smi: gpu_smi.h).
 // A host without NVIDIA GPUs pays one dlopen attempt every 30 s and exposes
 // only llmon_gpu_backend_up 0 with the reason.
 #include <array>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "collector/builtin.h"
+#include "collector/gpu_smi.h"
 #include "collector/options.h"
 #include "collector/uname.h"
 #include "gpu/labels.h"
@@ -56,6 +57,10 @@ class GpuNvidiaCollector final : public Collector {
       mode_ = *mode;
     else
       config_error_ = mode.status().with_context(std::string(flag::kCollectorGpuHostnameLabel.name));
+    if (auto sets = parse_gpu_names(ctx.option(flag::kCollectorGpuNames)))
+      name_sets_ = *sets;
+    else if (config_error_.is_ok())
+      config_error_ = sets.status().with_context(std::string(flag::kCollectorGpuNames.name));
     hostname_ = ctx.option(flag::kCollectorGpuHostname);
     if (hostname_.empty()) {
       UnameInfo u;
@@ -85,6 +90,7 @@ class GpuNvidiaCollector final : public Collector {
       return Status::ok();
     }
     if (!r.sample) {
+      if (name_sets_.nvidia_smi) smi_.write(out, nullptr, r.seconds, out.timestamp_ms(), false, {});
       return Status::error(r.stuck ? "NVML is still inside a call that timed out in an earlier cycle"
                                    : "NVML sampling timed out");
     }
@@ -98,7 +104,10 @@ class GpuNvidiaCollector final : public Collector {
                           MetricType::kCounter, {"function", "error"});
       for (const auto& [k, n] : s.errors_total) f.add({k.first, k.second}, static_cast<double>(n));
     }
-    if (!s.up) return Status::ok();
+    if (!s.up) {
+      if (name_sets_.nvidia_smi) smi_.write(out, &s, r.seconds, out.timestamp_ms(), false, {});
+      return Status::ok();
+    }
     out.family("llmon_gpu_backend_info", "GPU back end and driver versions.", MetricType::kGauge,
                {"backend", "driver_version", "nvml_version", "cuda_driver_version"})
         .add({kBackend, s.driver_version, s.nvml_version, s.cuda_driver_version}, 1);
@@ -110,6 +119,13 @@ class GpuNvidiaCollector final : public Collector {
       names_ = Names(scheme_);
     }
     write_devices(out, s);
+    if (name_sets_.nvidia_smi) {
+      apps_.clear();
+      if (processes_)
+        for (const auto& row : rows_)
+          apps_.push_back({row.id->uuid, row.info->pid_text, row.info->command, row.p->type, row.p->used_memory_bytes});
+      smi_.write(out, &s, r.seconds, out.timestamp_ms(), processes_, apps_);
+    }
     return Status::ok();
   }
 
@@ -150,6 +166,7 @@ class GpuNvidiaCollector final : public Collector {
 
     // The value table, one family per metric.
     for (const auto& def : gpu::nvml::metric_table()) {
+      if (!name_sets_.dcgm && def.name.starts_with("DCGM_")) continue;
       bool any = false;
       for (const auto& d : s.devices) any = any || (!d.lost && d.has(def.value));
       bool mig_fb = is_fb(def.value) && has_mig(s);
@@ -203,7 +220,7 @@ class GpuNvidiaCollector final : public Collector {
     bool any = false;
     for (const auto& d : s.devices) any = any || d.events_watched;
     if (!any) return;
-    {
+    if (name_sets_.dcgm) {
       auto f =
           out.family("DCGM_FI_DEV_XID_ERRORS", "Value of the last XID error encountered (0: none since llmon started).",
                      MetricType::kGauge, names);
@@ -335,6 +352,9 @@ class GpuNvidiaCollector final : public Collector {
   gpu::nvml::NvmlBackend backend_;
   gpu::ProcessResolver procs_;
   bool processes_;
+  GpuNames name_sets_;
+  SmiWriter smi_;
+  std::vector<SmiApp> apps_;
   gpu::HostnameLabel mode_ = gpu::HostnameLabel::kUpper;
   std::string hostname_;
   gpu::LabelScheme scheme_;

@@ -38,8 +38,10 @@ inline constexpr base::DurationFlag kCollectorGpuTimeout{"collector.gpu.timeout"
 inline constexpr base::BoolFlag kCollectorGpuProcesses{"collector.gpu.processes"};
 inline constexpr base::BoolFlag kCollectorGpuGpm{"collector.gpu.gpm"};
 inline constexpr base::BoolFlag kCollectorGpuEvents{"collector.gpu.events"};
+inline constexpr base::StringFlag kCollectorGpuNames{"collector.gpu.names"};
 
 // Every constant above, in the same order.
+// clang-format off
 inline constexpr base::FlagRef kAll[] = {
     kPathUdevData, kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
@@ -47,8 +49,9 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
-    kCollectorGpuGpm, kCollectorGpuEvents,
+    kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,
 };
+// clang-format on
 
 // --collector.netstat.fields' default, node_exporter 1.5's (from its --help).
 inline constexpr char kNetstatDefaultFields[] =

@@ -54,6 +54,7 @@ using collector::flag::kCollectorGpuTimeout;
 using collector::flag::kCollectorGpuProcesses;
 using collector::flag::kCollectorGpuGpm;
 using collector::flag::kCollectorGpuEvents;
+using collector::flag::kCollectorGpuNames;
 // clang-format on
 inline constexpr StringFlag kStoragePath{"storage.path"};
 inline constexpr DurationFlag kStorageRetentionTime{"storage.retention.time"};
@@ -89,6 +90,7 @@ inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
 
 // Every constant above, in the same order.
+// clang-format off
 inline constexpr FlagRef kAll[] = {
     kConfigFile, kLogLevel, kWebListenAddress, kWebTelemetryPath, kWebMaxRequests, kCollectInterval,
     kPathProcfs, kPathSysfs, kPathRootfs, kPathUdevData, kCollectorDisableDefaults,
@@ -98,7 +100,7 @@ inline constexpr FlagRef kAll[] = {
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
-    kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
+    kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
     kStorageSelfJob, kStorageSelfInstance, kQueryTimeout, kQueryMaxConcurrency, kQueryMaxSamples,
     kQueryLookbackDelta, kRulesDefaults, kRulesFile,
@@ -106,6 +108,7 @@ inline constexpr FlagRef kAll[] = {
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
 };
+// clang-format on
 
 constexpr bool names_unique(std::span<const FlagRef> flags) {
   for (size_t i = 0; i < flags.size(); ++i)

@@ -90,6 +90,10 @@ std::vector<FlagSpec> build_table() {
        collect},
       {flag::kCollectorGpuEvents, "true",
        "Watch NVML events for Xid and other critical errors (llmon_gpu_xid_errors_total).", collect},
+      {flag::kCollectorGpuNames, "dcgm",
+       "GPU metric name sets, comma separated: dcgm (dcgm-exporter's DCGM_FI_*), nvidia_smi "
+       "(utkuozdemir/nvidia_gpu_exporter's nvidia_smi_*), or both. llmon_gpu_* are always exposed.",
+       collect},
       {flag::kStoragePath, "llmon-data",
        "Directory of the time-series store (created if missing; one agent per directory). The systemd unit "
        "uses /var/lib/llmon.",
@@ -109,8 +113,7 @@ std::vector<FlagSpec> build_table() {
        "Serve POST /api/v1/import/prometheus (backfill into the store, docs/import.md). Off by default, like "
        "Prometheus's write endpoints: anyone who can reach the port could write history.",
        agent},
-      {flag::kStorageEnabled, "true", "Record every collection cycle into the store at --storage.path.",
-       agent},
+      {flag::kStorageEnabled, "true", "Record every collection cycle into the store at --storage.path.", agent},
       {flag::kStorageSelfJob, "llmon",
        "job label of the series the agent stores from its own collection, as if Prometheus scraped it.", agent},
       {flag::kStorageSelfInstance, "",

@@ -4,16 +4,16 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
-#include <thread>
 #include <set>
 #include <sstream>
-
-#include <cstdlib>
+#include <thread>
 
 #include "app/setup.h"
 #include "collector/registry.h"
 #include "gpu/nvml/metric_table.h"
+#include "gpu/nvml/smi_table.h"
 #include "support/test_paths.h"
 
 namespace llmon::app {
@@ -22,6 +22,7 @@ namespace {
 const char* kBegin = "<!-- BEGIN GENERATED: metric table (tests/app/metrics_doc_test.cpp) -->\n";
 const char* kEnd = "<!-- END GENERATED -->\n";
 const char* kNvmlBegin = "<!-- BEGIN GENERATED: NVML sources (tests/app/metrics_doc_test.cpp) -->\n";
+const char* kSmiBegin = "<!-- BEGIN GENERATED: nvidia_smi names (tests/app/metrics_doc_test.cpp) -->\n";
 
 // The fake libnvidia-ml.so.1 built next to llmon (tests/fake_nvml).
 std::string fake_nvml() {
@@ -97,6 +98,23 @@ std::string generate_nvml_sources() {
   return out;
 }
 
+// The nvidia_smi name set (gpu/nvml/smi_table.cpp): each name and the
+// dcgm-exporter name of the same value.
+std::string generate_smi_names() {
+  std::string out = kSmiBegin;
+  out += "\n| nvidia_gpu_exporter name | Type | HELP | Same value as |\n|---|---|---|---|\n";
+  for (const auto& d : gpu::nvml::smi_table()) {
+    std::string same;
+    for (const auto& m : gpu::nvml::metric_table())
+      if (m.value == d.value) same = "`" + std::string(m.name) + "`";
+    out += "| `" + std::string(d.name) + "` | " + std::string(model::type_name(d.type)) + " | " +
+           escape(std::string(d.help)) + " | " + same + " |\n";
+  }
+  out += "\n";
+  out += kEnd;
+  return out;
+}
+
 // Replaces the generated block starting at `begin` with `fresh`, or fails.
 void check_block(const char* begin, const std::string& fresh) {
   std::string path = testing::source_dir() + "/docs/metrics.md";
@@ -120,6 +138,10 @@ void check_block(const char* begin, const std::string& fresh) {
 TEST(MetricsDoc, DocsMetricsMdListsEveryFamily) { check_block(kBegin, generate()); }
 
 TEST(MetricsDoc, DocsMetricsMdNamesTheNvmlSourceOfEveryGpuValue) { check_block(kNvmlBegin, generate_nvml_sources()); }
+
+TEST(MetricsDoc, DocsMetricsMdListsTheNvidiaSmiNames) {
+  check_block(kSmiBegin, generate_smi_names());
+}
 
 }  // namespace
 }  // namespace llmon::app

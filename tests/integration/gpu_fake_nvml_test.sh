@@ -6,6 +6,9 @@
 #   h100x8      8x H100 training node: dcgm-exporter families, per-process and
 #               per-container attribution on the tests/fixtures/gpu_host tree,
 #               Xid counters
+#   h100x8_smi  the same node under nvidia_gpu_exporter's nvidia_smi_* names,
+#               and the seeds' alert rule for that exporter through
+#               `llmon rules test` and `promtool test rules`
 #   a100_mig    MIG instances (GPU_I_PROFILE / GPU_I_ID), processes per instance
 #   legacy      the older-driver symbol set (no _v2/_v3 entry points)
 #   r535_stride the current symbol set with R535's 32-byte process entries
@@ -83,6 +86,82 @@ if require_cmd promtool; then
   [[ -z "$other" ]] || fail "promtool check metrics on the GPU page: $other"
   log "promtool: only dcgm-exporter's own naming lint on the GPU page"
 fi
+
+# 1b. The nvidia_smi name set alone (--collector.gpu.names=nvidia_smi:
+#     utkuozdemir/nvidia_gpu_exporter's nvidia_smi_* families, `uuid` label):
+#     golden page, and no DCGM family on it.
+golden_run h100x8_smi "$FAKE" "$SCEN/h100x8.json" "'xid=\"13\"} 2' in t" --collector.gpu.names=nvidia_smi
+grep -q '^DCGM_FI_' "$SCRATCH/h100x8_smi.a" && fail "h100x8_smi: DCGM families with --collector.gpu.names=nvidia_smi"
+
+# 1c. The seeds' alert rule for that exporter, through `llmon rules test` and
+#     `promtool test rules`, on the values of the page above as Prometheus
+#     would store them from a job "chatglm-training". The seed names
+#     nvidia_smi_utilization_gpu, which the exporter never exposed (its name
+#     is nvidia_smi_utilization_gpu_ratio, 0-1: docs/metrics.md): the seed as
+#     written stays silent on both tools; the same rule on the real name fires
+#     exactly when a node's average utilisation is above 90 %: node1 has the
+#     page's values, node2 is idle, node3 has every GPU at the page's busiest.
+mkdir -p "$SCRATCH/seed"
+python3 - "$SCRATCH/h100x8_smi.a" "$SCRATCH/seed" <<'PY' || fail "could not build the seed rule test from the page"
+import re, sys
+page, out = sys.argv[1], sys.argv[2]
+vals = [float(m.group(2)) for m in re.finditer(r'^nvidia_smi_utilization_gpu_ratio\{uuid="([^"]+)"\} (\S+)$', open(page).read(), re.M)]
+if len(vals) != 8:
+    sys.exit("expected 8 nvidia_smi_utilization_gpu_ratio series, got %d" % len(vals))
+avg = sum(vals) / len(vals)
+fires = avg * 100 > 90
+uuids = re.findall(r'^nvidia_smi_utilization_gpu_ratio\{uuid="([^"]+)"\}', open(page).read(), re.M)
+with open(out + "/seed.yml", "w") as f:
+    f.write("""groups:
+  - name: seed
+    rules:
+      - alert: GPUHighUtilizationAsSeeded
+        expr: avg(nvidia_smi_utilization_gpu{job="chatglm-training"}) by (instance) > 90
+        for: 1m
+      - alert: GPUHighUtilization
+        expr: avg(nvidia_smi_utilization_gpu_ratio{job="chatglm-training"}) by (instance) * 100 > 90
+        for: 1m
+""")
+series = "".join("""      - series: 'nvidia_smi_utilization_gpu_ratio{instance="node1:9835",job="chatglm-training",uuid="%s"}'
+        values: '%rx10'
+""" % (u, v) for u, v in zip(uuids, vals))
+# node2 idle (never fires), node3 with every GPU at the page's busiest value.
+series += "".join("""      - series: 'nvidia_smi_utilization_gpu_ratio{instance="node2:9835",job="chatglm-training",uuid="%s"}'
+        values: '0.05x10'
+""" % u for u in uuids)
+series += "".join("""      - series: 'nvidia_smi_utilization_gpu_ratio{instance="node3:9835",job="chatglm-training",uuid="%s"}'
+        values: '%rx10'
+""" % (u, max(vals)) for u in uuids)
+firing = ["node1:9835"] if fires else []
+if max(vals) * 100 > 90:
+    firing.append("node3:9835")
+if not firing:
+    sys.exit("the page has no GPU above 90 %%: the test would not exercise a firing alert (max %r)" % max(vals))
+expected = "".join("""
+          - exp_labels: {alertname: GPUHighUtilization, instance: "%s"}""" % i for i in firing)
+with open(out + "/seed.test.yml", "w") as f:
+    f.write("""rule_files: [seed.yml]
+evaluation_interval: 1m
+tests:
+  - interval: 1m
+    input_series:
+%s    alert_rule_test:
+      - eval_time: 5m
+        alertname: GPUHighUtilizationAsSeeded
+        exp_alerts: []
+      - eval_time: 5m
+        alertname: GPUHighUtilization
+        exp_alerts: %s
+""" % (series, expected))
+print("node1 average utilisation %.4f; GPUHighUtilization fires for %s" % (avg, ", ".join(firing)))
+PY
+"$LLMON" rules test "$SCRATCH/seed/seed.test.yml" >"$SCRATCH/seed/llmon.out" 2>&1 ||
+  fail "llmon rules test on the seed rule: $(cat "$SCRATCH/seed/llmon.out")"
+if require_cmd promtool; then
+  promtool test rules "$SCRATCH/seed/seed.test.yml" >"$SCRATCH/seed/promtool.out" 2>&1 ||
+    fail "promtool test rules on the seed rule: $(cat "$SCRATCH/seed/promtool.out")"
+fi
+log "seed rule: llmon rules test and promtool agree on the nvidia_smi page"
 
 # 2. MIG.
 golden_run a100_mig "$FAKE" "$SCEN/a100_mig.json" "'GPU_I_PROFILE' in t and 'llmon_gpu_process_memory_bytes' in t"

@@ -3,7 +3,7 @@
 
 usage: gpu_golden.py SCRAPE_A SCRAPE_B GOLDEN [--update]
 
-Keeps the GPU families (DCGM_*, llmon_gpu_*, and the gpu collector's
+Keeps the GPU families (DCGM_*, llmon_gpu_*, nvidia_smi_*, and the gpu collector's
 node_scrape_collector_success line), drops HELP/TYPE comments, and replaces
 the value of every series whose value differs between the two scrapes (taken
 at least one tick apart) with <varies>, so the golden file is stable while
@@ -16,7 +16,7 @@ import re
 import sys
 
 LINE = re.compile(r'^([A-Za-z_:][A-Za-z0-9_:]*(?:\{.*\})?) (\S+)$')
-KEEP = re.compile(r'^(DCGM_|llmon_gpu_)')
+KEEP = re.compile(r'^(DCGM_|llmon_gpu_|nvidia_smi_)')
 # Always masked: timings, and rates the agent derives from counter deltas over
 # wall-clock time (the fake's counters step once per cycle, so a cycle the
 # scheduler skips on a loaded machine halves the rate).
@@ -25,6 +25,10 @@ VOLATILE = {
     "llmon_gpu_nvml_call_seconds_total",
     "DCGM_FI_PROF_PCIE_TX_BYTES",
     "DCGM_FI_PROF_PCIE_RX_BYTES",
+    "nvidia_smi_last_collect_duration_seconds",
+    "nvidia_smi_last_collect_success_timestamp_seconds",
+    "nvidia_smi_pcie_throughput_tx_bytes_per_second",
+    "nvidia_smi_pcie_throughput_rx_bytes_per_second",
 }
 
 
