@@ -3,6 +3,8 @@
 #include <chrono>
 #include <thread>
 
+#include "collector/duplicate_series.h"
+
 namespace llmon::collector {
 
 Scheduler::Scheduler(std::vector<NamedCollector> collectors, const base::Clock& clock, base::Logger& log,
@@ -72,6 +74,18 @@ model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
                      model::MetricType::kGauge, {"collector"});
   for (size_t i = 0; i < collectors_.size(); ++i) ok.add({collectors_[i].name}, results[i].ok ? 1 : 0);
   b.finish();
+  drop_duplicate_series(*target, "textfile", duplicates_);
+  if (duplicates_ != last_duplicates_) {
+    if (!duplicates_.empty()) {
+      std::string names;
+      for (const auto& n : duplicates_) names += (names.empty() ? "" : ",") + n;
+      log_.warn(
+          "series dropped: another collector exposes the same family with the same labels or another type "
+          "(built-in collectors win over *.prom files)",
+          {{"families", names}});
+    }
+    last_duplicates_ = duplicates_;
+  }
   target->duration_seconds = base::monotonic_seconds() - cycle_start;
 
   model::SnapshotPtr published = target;

@@ -1,7 +1,9 @@
 // Scheduler: runs the enabled collectors once per cycle, sequentially, with
 // one timestamp for the whole cycle aligned to the interval, and publishes the
 // result as an immutable snapshot to its sinks. It also writes the
-// node_scrape_collector_{duration_seconds,success} families.
+// node_scrape_collector_{duration_seconds,success} families. Series two
+// collectors both expose are dropped but once (duplicate_series.h), with a
+// warning when the set of such families changes.
 // run_cycle() is for one thread; latest() may be called from any thread.
 #pragma once
 
@@ -70,6 +72,7 @@ class Scheduler {
   bool stop_ = false;
   model::SnapshotPtr latest_;
   std::vector<std::string> last_error_;  // per collector, to log changes only
+  std::vector<std::string> duplicates_, last_duplicates_;  // families that lost series this / last cycle
   uint64_t cycles_ = 0;
 };
 

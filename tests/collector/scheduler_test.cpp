@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 
@@ -28,6 +29,22 @@ struct Recorder : SampleSink {
   void append(const model::SnapshotPtr& s) override { ts.push_back(s->timestamp_ms); }
 };
 
+// The value of the series of `name` (any part) with x=`x`; NaN when absent.
+double load1_with_x(const model::Snapshot& snap, std::string_view x) {
+  for (const auto& f : snap.families)
+    if (f.name == "node_load1")
+      for (const auto& s : f.series)
+        if (s.label_values[0] == x) return s.value;
+  return std::nan("");
+}
+
+size_t testing_series_of(const model::Snapshot& snap, std::string_view name) {
+  size_t n = 0;
+  for (const auto& f : snap.families)
+    if (f.name == name) n += f.series.size();
+  return n;
+}
+
 std::vector<NamedCollector> two(bool second_fails) {
   std::vector<NamedCollector> v;
   v.push_back({"good", std::make_unique<CountingCollector>(false)});
@@ -53,8 +70,9 @@ TEST(Scheduler, ReportsSuccessPerCollectorAndOneTimestamp) {
   EXPECT_EQ(snap->find_series("node_scrape_collector_success", {{"collector", "good"}})->value, 1);
   EXPECT_EQ(snap->find_series("node_scrape_collector_success", {{"collector", "bad"}})->value, 0);
   EXPECT_NE(snap->find_series("node_scrape_collector_duration_seconds", {{"collector", "bad"}}), nullptr);
-  // Both collectors wrote the same family: it is exposed once with both series.
-  EXPECT_EQ(snap->find("test_calls_total")->series.size(), 1u);
+  // Both collectors wrote the same family with the same (empty) label set:
+  // exposed once, the first collector's series kept.
+  EXPECT_EQ(testing_series_of(*snap, "test_calls_total"), 1u);
   EXPECT_EQ(s.latest(), snap);
   s.run_cycle(6000);
   EXPECT_EQ(rec.ts, (std::vector<int64_t>{5000, 6000}));
@@ -125,6 +143,56 @@ TEST(Scheduler, NoDataIsAFailureLoggedAtDebugOnly) {
   text = logged(debug);
   EXPECT_NE(text.find("collector returned no data"), std::string::npos) << text;
   EXPECT_NE(text.find("/sys/class/infiniband is missing"), std::string::npos) << text;
+}
+
+// Emits node_load1 (and a labelled series), as a *.prom file re-using a built-in name would.
+class Emits final : public Collector {
+ public:
+  Emits(double v, std::string help, model::MetricType type = model::MetricType::kGauge)
+      : v_(v), help_(std::move(help)), type_(type) {}
+  Status collect(model::SnapshotBuilder& out) override {
+    auto f = out.family("node_load1", help_, type_, {"x"});
+    f.add({""}, v_);
+    f.add({std::to_string(static_cast<int>(v_))}, v_);
+    return Status::ok();
+  }
+
+ private:
+  double v_;
+  std::string help_;
+  model::MetricType type_;
+};
+
+TEST(Scheduler, SeriesTwoCollectorsExposeAreKeptOnceBuiltinsFirst) {
+  base::ManualClock clock(0);
+  std::FILE* log_file = std::tmpfile();
+  base::Logger log(base::LogLevel::kInfo, log_file);
+  std::vector<NamedCollector> v;
+  v.push_back({"textfile", std::make_unique<Emits>(42, "mine")});  // runs first, still loses
+  v.push_back({"loadavg", std::make_unique<Emits>(0.9, "1m load average.")});
+  v.push_back({"other", std::make_unique<Emits>(7, "typed otherwise", model::MetricType::kCounter)});
+  Scheduler s(std::move(v), clock, log, 1000);
+  auto snap = s.run_cycle(1000);
+  // loadavg's {x=""} and {x="0"}, and the file's {x="42"}; the file's {x=""} lost to loadavg's.
+  EXPECT_EQ(testing_series_of(*snap, "node_load1"), 3u);
+  EXPECT_EQ(load1_with_x(*snap, ""), 0.9);
+  // Distinct label sets of the losing part stay: x="42" from the file.
+  EXPECT_EQ(load1_with_x(*snap, "42"), 42);
+  EXPECT_TRUE(std::isnan(load1_with_x(*snap, "7")));  // a counter part: dropped whole
+  // The winner heads the exposed family (its HELP/TYPE).
+  const model::Family* first = nullptr;
+  for (uint32_t idx : snap->order)
+    if (snap->families[idx].name == "node_load1") {
+      first = &snap->families[idx];
+      break;
+    }
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->help, "1m load average.");
+  s.run_cycle(2000);  // the same duplicates: no second warning
+  std::string text = logged(log_file);
+  EXPECT_NE(text.find("series dropped"), std::string::npos) << text;
+  EXPECT_NE(text.find("families=node_load1"), std::string::npos) << text;
+  EXPECT_EQ(text.find("series dropped"), text.rfind("series dropped")) << text;
 }
 
 }  // namespace
