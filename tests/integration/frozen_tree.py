@@ -12,9 +12,10 @@
       Coverage of node_exporter's series by llmon, both reading DEST:
       coverage = series of node_exporter (less EXCLUDED families) that llmon
       has with the same labels and the same value, over all of them. Fails
-      (exit 1) below --min-coverage or on any value, TYPE or HELP that differs
-      and is not matched by --known-diffs. Prints the missing families grouped
-      by node_exporter collector.
+      (exit 1) below --min-coverage or on any value, TYPE or HELP that differs,
+      or a series llmon adds to a family node_exporter has, unless matched by
+      --known-diffs. Prints the missing families grouped by node_exporter
+      collector.
 
 Standard library only; the page parser is expo_diff.py's.
 """
@@ -359,6 +360,17 @@ def cmd_compare(args):
             msg = "value differs: %s  node_exporter=%s llmon=%s" % (sid, expo_diff.fmt(va), expo_diff.fmt(fb.series[key]))
             r = known_reason(known, used, name, sid)
             (known_hits if r else failures).append(msg + ("  [known: %s]" % r if r else ""))
+        # Series llmon has and node_exporter lacks in a family both have
+        # (a device or mount llmon should have filtered out, another label
+        # value): a failure, except the collectors node_exporter does not run.
+        extra = [k for k in fb.series if k not in fa.series
+                 and not (name == "node_scrape_collector_success"
+                          and expo_diff.scrape_collector(k[1]) not in ne_collectors)]
+        for key in extra:
+            sid = expo_diff.series_id(*key)
+            msg = "series only on llmon: %s %s" % (sid, expo_diff.fmt(fb.series[key]))
+            r = known_reason(known, used, name, sid)
+            (known_hits if r else failures).append(msg + ("  [known: %s]" % r if r else ""))
         if n_missing and name == "node_scrape_collector_success":
             # A collector llmon does not run: listed under that collector.
             for key in fa.series:
@@ -422,7 +434,7 @@ def cmd_compare(args):
             print("  " + f)
     cov = covered / total if total else 0.0
     print("\ncoverage: %d of %d node_exporter series (%.1f %%) present in llmon with equal values "
-          "(%d exact, %d equal as printed, %d live within tolerance); %d differ; minimum %.1f %%"
+          "(%d exact, %d equal as printed, %d live within tolerance); %d failures; minimum %.1f %%"
           % (covered, total, 100 * cov, how_counts["exact"], how_counts["print"], how_counts["live"],
              len(failures), 100 * args.min_coverage))
     if failures:

@@ -110,6 +110,8 @@ expect 1 "coverage below the minimum" "a missing series" "$(mutate '/cpu="1",mod
 expect 0 "(unattributed) [not in llmon] 1 series: node_cpu_seconds_total (1/4)" "a missing series above a lower minimum" \
   "$(mutate '/cpu="1",mode="user"/d')" --min-coverage 0.8
 expect 1 "node_load1 (1/1)" "a missing family" "$(mutate '/node_load1/d')"
+expect 1 'series only on llmon: node_cpu_seconds_total{cpu="2",mode="idle"}' "an extra series" \
+  "$(mutate 's/^\(node_cpu_seconds_total{cpu="1",mode="user"} 0.1\)$/\1\nnode_cpu_seconds_total{cpu="2",mode="idle"} 1/')"
 known="$SCRATCH/known.txt"
 printf '# comment\nnode_load1  test reason\n' >"$known"
 expect 0 "[known: test reason]" "a known difference" "$(mutate 's/^node_load1 .*/node_load1 7/')" --known-diffs "$known" --min-coverage 0.8
