@@ -21,7 +21,6 @@ Standard library only; the page parser is expo_diff.py's.
 """
 
 import argparse
-import errno
 import math
 import os
 import re
@@ -246,7 +245,9 @@ LIVE = [
     (re.compile(r"node_time_seconds"), (5.0, 0.0), "wall clock at each exporter's scrape"),
     (re.compile(r"node_timex_(offset_seconds|frequency_adjustment_ratio|maxerror_seconds|estimated_error_seconds)"),
      None, "adjtimex(2) of the live kernel clock, which moves between the two scrapes"),
-    (re.compile(r"node_filesystem_(free|avail)_bytes|node_filesystem_files_free"), (0.0, 0.01),
+    # (size and inode totals too: ZFS and btrfs report them from the pool's
+    # free space, which moves.)
+    (re.compile(r"node_filesystem_(size|free|avail)_bytes|node_filesystem_files(_free)?"), (0.0, 0.01),
      "statfs(2) of the live mounts (the mount table is frozen, the filesystems are not)"),
 ]
 # Values that differ only in the last digits printed (the same quantity
