@@ -70,12 +70,13 @@ SKIP_DIR = {"power", "driver", "firmware_node", "of_node", "iommu", "iommu_group
 
 
 class Copier:
-    def __init__(self, src_root, dest_root, max_files, max_bytes, max_file_bytes, deadline):
+    def __init__(self, src_root, dest_root, roots, args, deadline):
         self.src_root = src_root  # "/sys" or "/proc"
         self.dest_root = dest_root
-        self.max_files = max_files
-        self.max_bytes = max_bytes
-        self.max_file_bytes = max_file_bytes
+        self.roots = roots  # directories whose symlinked entries are copied whole
+        self.max_files = args.max_files
+        self.max_bytes = args.max_bytes
+        self.max_file_bytes = args.max_file_bytes
         self.deadline = deadline
         self.files = 0
         self.bytes = 0
@@ -175,17 +176,16 @@ class Copier:
                 self.copy_file(p)
 
     def prune_dangling(self):
-        for link in self.links:
-            if not os.path.exists(link):
-                os.unlink(link)
+        # (exists() follows a chain of links to its end.)
+        for link in [link for link in self.links if not os.path.exists(link)]:
+            os.unlink(link)
 
 
 def cmd_copy(args):
     dest = os.path.abspath(args.dest)
     src_proc, src_sys = os.path.realpath(args.proc), os.path.realpath(args.sys)
     deadline = time.monotonic() + args.max_seconds
-    proc = Copier(src_proc, os.path.join(dest, "proc"), args.max_files, args.max_bytes, args.max_file_bytes, deadline)
-    proc.roots = set()
+    proc = Copier(src_proc, os.path.join(dest, "proc"), set(), args, deadline)
     for e in PROC_ENTRIES:
         p = os.path.join(src_proc, e)
         if e == "1/mounts" and not os.access(p, os.R_OK):
@@ -200,8 +200,7 @@ def cmd_copy(args):
             if proc.files > before and p != os.path.join(src_proc, e):
                 os.makedirs(os.path.dirname(data_path), exist_ok=True)
                 shutil.move(proc.dest(p), data_path)
-    sysc = Copier(src_sys, os.path.join(dest, "sys"), args.max_files, args.max_bytes, args.max_file_bytes, deadline)
-    sysc.roots = {os.path.join(src_sys, r) for r in SYS_ROOTS}
+    sysc = Copier(src_sys, os.path.join(dest, "sys"), {os.path.join(src_sys, r) for r in SYS_ROOTS}, args, deadline)
     for r in SYS_ROOTS:
         p = os.path.join(src_sys, r)
         if os.path.lexists(p):
