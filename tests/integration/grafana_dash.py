@@ -289,6 +289,14 @@ def load_gaps(path):
     return gaps
 
 
+def gap_key(panel, target, gaps):
+    """The known-gaps entry that covers this query: its expr, else its panel's title; None."""
+    for key in (target["expr"], panel.get("title", "")):
+        if key in gaps:
+            return key
+    return None
+
+
 def common_args(ap):
     ap.add_argument("dashboard")
     ap.add_argument("--llmon", required=True)
@@ -326,10 +334,10 @@ def cmd_compare(args):
         rows.append((panel, target, ld, pd, lerr, perr, le))
     unexpected, llmon_only = [], []
     for panel, target, ld, pd, lerr, perr, le in rows:
-        key = target["expr"] if target["expr"] in gaps else panel.get("title", "")
-        listed = key in gaps
+        key = gap_key(panel, target, gaps)
+        listed = key is not None
         if listed:
-            used.setdefault(key, []).append(ld or not pd)
+            used.setdefault(key, []).append("gap" if pd and not ld else "filled" if ld else "empty")
         if pd and not ld and not listed:
             unexpected.append((panel, target, lerr, le))
         if ld and not pd:
@@ -346,17 +354,23 @@ def cmd_compare(args):
     pk = sum(1 for v in panels.values() if v[1])
     print("%s: llmon %d of %d queries with data, Prometheus %d of %d" % (title, n, m, k, m))
     print("%s: llmon %d of %d panels with data, Prometheus %d of %d" % (title, pn, len(panels), pk, len(panels)))
+    if args.verbose:
+        for panel, target, ld, pd, lerr, perr, le in rows:
+            if not ld and not pd:
+                print("  no data on either side: [%s] %s" % (panel.get("title"), target["expr"]))
     for panel, target, perr in llmon_only:
         print("  llmon only: [%s] %s%s" % (panel.get("title"), target["expr"], (" (prometheus: %s)" % perr) if perr else ""))
     for key, reason in gaps.items():
         if key not in used:
             print("  known gap not in this dashboard: %s" % key)
-        elif all(used[key]):
-            print("  known gap no longer a gap (remove it): %s" % key)
+        elif "gap" not in used[key] and "filled" in used[key]:
+            print("  known gap no longer a gap, llmon has the data (remove it): %s" % key)
+        elif "gap" not in used[key]:
+            print("  known gap not exercised on this host (no data on either side): %s" % key)
     for panel, target, lerr, le in unexpected:
         print("  NO DATA from llmon where Prometheus has data: [%s] %s%s" % (
             panel.get("title"), le, (" (llmon: %s)" % lerr) if lerr else ""))
-    listed = sum(1 for r in rows if (r[1]["expr"] in gaps or r[0].get("title", "") in gaps) and r[3] and not r[2])
+    listed = sum(1 for r in rows if gap_key(r[0], r[1], gaps) and r[3] and not r[2])
     print("%s: %d queries without llmon data are known gaps (%s)" % (title, listed, args.gaps))
     return 1 if unexpected else 0
 
@@ -432,6 +446,15 @@ def cmd_selftest(args):
     check(builtins("[$__rate_interval]", p, t, 300000, 1000, 1000) == "[4s]", "$__rate_interval, 5 m at 1 s scrape")
     check(builtins("[$__rate_interval]", p, t, 86400000, 15000, 1000) == "[1m15s]", "$__rate_interval, 24 h at 15 s")
     check(builtins("[$__interval] $__range", p, t, 3600000, 15000, 1000) == "[15s] 3600s", "$__interval, $__range")
+    import tempfile
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as g:
+        g.write("# comment\n\nnode_load1{instance=\"$node\"} | one query\nEntropy | a whole panel\n")
+    gaps = load_gaps(g.name)
+    os.unlink(g.name)
+    check(gap_key({"title": "System Load"}, {"expr": 'node_load1{instance="$node"}'}, gaps) == 'node_load1{instance="$node"}',
+          "a gap keyed by its query")
+    check(gap_key({"title": "Entropy"}, {"expr": "x"}, gaps) == "Entropy", "a gap keyed by its panel title")
+    check(gap_key({"title": "CPU"}, {"expr": "x"}, gaps) is None, "not a gap")
     for f in fails:
         print("selftest FAIL: " + f)
     print("selftest: %d checks failed" % len(fails))
@@ -447,6 +470,7 @@ def main():
     common_args(c)
     c.add_argument("--prom", required=True)
     c.add_argument("--gaps", required=True)
+    c.add_argument("--verbose", action="store_true", help="also list the queries without data on either side")
     f = sub.add_parser("fill")
     common_args(f)
     f.add_argument("--per-value", default="")
