@@ -6,7 +6,9 @@ A minimal model of what Grafana's Prometheus data source does with a dashboard
 JSON: it extracts every panel target's `expr` (nested row panels and the old
 `rows` schema included; hidden targets skipped, as Grafana skips them),
 resolves the templating variables in order (`label_values(metric, label)`
-through /api/v1/label/<label>/values?match[]=metric, `label_values(label)`
+through /api/v1/label/<label>/values?match[]=metric, and again through
+/api/v1/series?match[]=metric as Grafana does without a Prometheus version
+set: both must agree; `label_values(label)`
 without match[], `query_result(expr)` through an instant query, custom and
 constant variables from their values), substitutes `$var`, `${var}`,
 `[[var]]` the way Grafana's interpolateQueryExpr does (a single-value
@@ -209,7 +211,26 @@ def natural_key(s):
     return [int(x) if x.isdigit() else x for x in re.split(r"(\d+)", s)]
 
 
-def resolve(dash, api, start, end):
+def label_values(api, label, metric, start, end, series_api):
+    """label_values(metric, label): /api/v1/label/<label>/values?match[]=metric when the data
+    source is set to a Prometheus version with that API (>= 2.24), else /api/v1/series?match[]=
+    and the label's distinct values (Grafana's default when no version is set)."""
+    params = {"start": "%d" % start, "end": "%d" % end}
+    if metric:
+        params["match[]"] = metric
+    if series_api and metric:
+        ans = api.call("/api/v1/series", params)
+        seen = []
+        for series in ans.get("data") or [] if ans.get("status") == "success" else []:
+            value = series.get(label, "")
+            if value and value not in seen:
+                seen.append(value)
+        return seen
+    ans = api.call("/api/v1/label/%s/values" % label, params)
+    return [str(x) for x in (ans.get("data") or [])] if ans.get("status") == "success" else []
+
+
+def resolve(dash, api, start, end, series_api=False):
     """Values of each variable, in templating order, Grafana's way; the selection
     Grafana makes on load with nothing saved: All for includeAll, else the first."""
     by_name, options, selected = {}, {}, {}
@@ -225,11 +246,7 @@ def resolve(dash, api, start, end):
             values = []
             m, r = LABEL_VALUES.match(q), QUERY_RESULT.match(q)
             if m:
-                params = {"start": "%d" % start, "end": "%d" % end}
-                if m.group(1):
-                    params["match[]"] = m.group(1)
-                ans = api.call("/api/v1/label/%s/values" % m.group(2), params)
-                values = [str(x) for x in (ans.get("data") or [])] if ans.get("status") == "success" else []
+                values = label_values(api, m.group(2), m.group(1), start, end, series_api)
             elif r:
                 ans = api.query(r.group(1), end)
                 for s in (ans.get("data") or {}).get("result") or []:
@@ -262,6 +279,10 @@ class Run:
         self.dash, self.api, self.t = dash, api, t
         self.range_ms, self.scrape_ms, self.max_points = range_s * 1000, scrape_ms, max_points
         self.by_name, self.options, self.selected = resolve(dash, api, t - range_s, t)
+        # The same variables the way Grafana resolves them with no Prometheus version set.
+        self.series_options = resolve(dash, api, t - range_s, t, series_api=True)[1]
+        self.series_mismatch = ["$%s: %s by /api/v1/series, %s by /api/v1/label/%s/values" % (
+            n, self.series_options.get(n), v, n) for n, v in self.options.items() if sorted(self.series_options.get(n) or []) != sorted(v)]
 
     def expr(self, panel, target, selected=None):
         e = interpolate(target["expr"], selected if selected is not None else self.selected, self.by_name)
@@ -316,6 +337,10 @@ def describe(side, run):
     for name, values in run.options.items():
         print("  %-6s $%s: %d value(s) %s; selected %s" % (
             side, name, len(values), values[:8], run.selected.get(name, [])[:8]))
+    for m in run.series_mismatch:
+        print("  %-6s VARIABLES DIFFER: %s" % (side, m))
+    if not run.series_mismatch:
+        print("  %-6s the same values through /api/v1/series (Grafana without a Prometheus version set)" % side)
 
 
 def cmd_compare(args):
@@ -372,7 +397,7 @@ def cmd_compare(args):
             panel.get("title"), le, (" (llmon: %s)" % lerr) if lerr else ""))
     listed = sum(1 for r in rows if gap_key(r[0], r[1], gaps) and r[3] and not r[2])
     print("%s: %d queries without llmon data are known gaps (%s)" % (title, listed, args.gaps))
-    return 1 if unexpected else 0
+    return 1 if unexpected or lm.series_mismatch else 0
 
 
 def cmd_fill(args):
@@ -381,7 +406,7 @@ def cmd_fill(args):
     title = dash.get("title", args.dashboard)
     print("%s: variables" % title)
     describe("llmon", run)
-    bad = []
+    bad = list(run.series_mismatch)
     for spec in filter(None, (args.expect or "").split(",")):
         name, _, want = spec.partition("=")
         got = len(run.options.get(name, []))
