@@ -153,11 +153,16 @@ def go_duration(ms):
     return "%ss" % sec
 
 
-def builtins(expr, panel, target, range_ms, scrape_ms, max_points):
-    """$__interval, $__rate_interval, $__range as Grafana's backend replaces them."""
+def step_ms_of(panel, target, range_ms, scrape_ms, max_points):
+    """(interval, step) in ms: Grafana's interval for the panel, the step of its range query."""
     min_ms = parse_duration_ms(target.get("interval") or panel.get("interval") or "") or scrape_ms
     interval_ms = max(round_interval_ms(range_ms / max_points), min_ms)
-    step_ms = int(interval_ms * float(target.get("intervalFactor") or 1))
+    return interval_ms, int(interval_ms * float(target.get("intervalFactor") or 1))
+
+
+def builtins(expr, panel, target, range_ms, scrape_ms, max_points):
+    """$__interval, $__rate_interval, $__range as Grafana's backend replaces them."""
+    interval_ms, step_ms = step_ms_of(panel, target, range_ms, scrape_ms, max_points)
     rate_ms = max(interval_ms + scrape_ms, 4 * scrape_ms)
     range_s = int(round(range_ms / 1000.0))
     for name, value in (("$__interval_ms", str(step_ms)), ("$__interval", grafana_duration(step_ms)),
@@ -196,6 +201,15 @@ class Api:
 
     def query(self, expr, t):
         return self.call("/api/v1/query", {"query": expr, "time": "%.3f" % t}, post=True)
+
+    def query_range(self, expr, start, end, step_s):
+        return self.call("/api/v1/query_range", {"query": expr, "start": "%d" % start, "end": "%d" % end,
+                                                 "step": "%g" % step_s}, post=True)
+
+
+def is_range(target):
+    """Grafana runs a range query unless the target asks for an instant one only."""
+    return target.get("range", not target.get("instant", False))
 
 
 def has_data(answer):
@@ -289,8 +303,17 @@ class Run:
         return builtins(e, panel, target, self.range_ms, self.scrape_ms, self.max_points)
 
     def run(self, panel, target, selected=None):
+        """The query as an instant query at the range's end: (expr, has data, error)."""
         e = self.expr(panel, target, selected)
         ans = self.api.query(e, self.t)
+        return e, has_data(ans), ans.get("error", "")
+
+    def run_range(self, panel, target, selected=None):
+        """The query as the range query a time-series panel sends (start and end on multiples of the step)."""
+        e = self.expr(panel, target, selected)
+        step = step_ms_of(panel, target, self.range_ms, self.scrape_ms, self.max_points)[1] / 1000.0
+        end = int(self.t // step * step)
+        ans = self.api.query_range(e, end - self.range_ms // 1000, end, step)
         return e, has_data(ans), ans.get("error", "")
 
 
@@ -353,9 +376,18 @@ def cmd_compare(args):
     describe("llmon", lm)
     describe("prom", pr)
     rows, used = [], {}
+    range_rows = 0
     for panel, target in targets_of(dash):
         le, ld, lerr = lm.run(panel, target)
         pe, pd, perr = pr.run(panel, target)
+        if is_range(target):  # a time-series panel: the range query too; data in both or it counts as none
+            range_rows += 1
+            _, rld, rlerr = lm.run_range(panel, target)
+            _, rpd, rperr = pr.run_range(panel, target)
+            if ld != rld or pd != rpd:
+                print("  instant and range query disagree: [%s] %s (llmon %s/%s, prometheus %s/%s)" % (
+                    panel.get("title"), le, ld, rld, pd, rpd))
+            ld, pd, lerr, perr = ld and rld, pd and rpd, lerr or rlerr, perr or rperr
         rows.append((panel, target, ld, pd, lerr, perr, le))
     unexpected, llmon_only = [], []
     for panel, target, ld, pd, lerr, perr, le in rows:
@@ -377,7 +409,8 @@ def cmd_compare(args):
         p[1] |= pd
     pn = sum(1 for v in panels.values() if v[0])
     pk = sum(1 for v in panels.values() if v[1])
-    print("%s: llmon %d of %d queries with data, Prometheus %d of %d" % (title, n, m, k, m))
+    print("%s: llmon %d of %d queries with data, Prometheus %d of %d (%d of them also as range queries)" % (
+        title, n, m, k, m, range_rows))
     print("%s: llmon %d of %d panels with data, Prometheus %d of %d" % (title, pn, len(panels), pk, len(panels)))
     if args.verbose:
         for panel, target, ld, pd, lerr, perr, le in rows:
@@ -423,6 +456,8 @@ def cmd_fill(args):
     for label, sel in selections:
         for panel, target in targets:
             e, ok, err = run.run(panel, target, sel)
+            if ok and is_range(target):
+                e, ok, err = run.run_range(panel, target, sel)
             total += 1
             filled += ok
             if not ok:

@@ -8,7 +8,7 @@
 #     through its own /api/v1/label/<name>/values?match[]=..., as Grafana's
 #     data source does (and again through /api/v1/series, as it does with no
 #     Prometheus version set: the same values), every panel query runs against
-#     both, and the test
+#     both (instant, and as a range query where Grafana sends one), and the test
 #     fails where Prometheus has data and llmon has none, except the entries of
 #     grafana_known_gaps.txt (query or panel title | reason).
 #  2. NVIDIA's dcgm-exporter dashboard (grafana.com 12239 with its instance
