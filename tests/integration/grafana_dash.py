@@ -295,8 +295,9 @@ class Run:
         self.by_name, self.options, self.selected = resolve(dash, api, t - range_s, t)
         # The same variables the way Grafana resolves them with no Prometheus version set.
         self.series_options = resolve(dash, api, t - range_s, t, series_api=True)[1]
-        self.series_mismatch = ["$%s: %s by /api/v1/series, %s by /api/v1/label/%s/values" % (
-            n, self.series_options.get(n), v, n) for n, v in self.options.items() if sorted(self.series_options.get(n) or []) != sorted(v)]
+        self.series_mismatch = [
+            "$%s: %s by /api/v1/series, %s by /api/v1/label/%s/values" % (n, self.series_options.get(n), v, n)
+            for n, v in self.options.items() if sorted(self.series_options.get(n) or []) != sorted(v)]
 
     def expr(self, panel, target, selected=None):
         e = interpolate(target["expr"], selected if selected is not None else self.selected, self.by_name)
@@ -379,7 +380,7 @@ def cmd_compare(args):
     range_rows = 0
     for panel, target in targets_of(dash):
         le, ld, lerr = lm.run(panel, target)
-        pe, pd, perr = pr.run(panel, target)
+        _, pd, perr = pr.run(panel, target)
         if is_range(target):  # a time-series panel: the range query too; data in both or it counts as none
             range_rows += 1
             _, rld, rlerr = lm.run_range(panel, target)
@@ -417,7 +418,8 @@ def cmd_compare(args):
             if not ld and not pd:
                 print("  no data on either side: [%s] %s" % (panel.get("title"), target["expr"]))
     for panel, target, perr in llmon_only:
-        print("  llmon only: [%s] %s%s" % (panel.get("title"), target["expr"], (" (prometheus: %s)" % perr) if perr else ""))
+        print("  llmon only: [%s] %s%s" % (
+            panel.get("title"), target["expr"], (" (prometheus: %s)" % perr) if perr else ""))
     for key, reason in gaps.items():
         if key not in used:
             print("  known gap not in this dashboard: %s" % key)
@@ -501,7 +503,8 @@ def cmd_selftest(args):
     check(got == 'x{instance=~"(a\\\\.b:9100|c:1)",job="node"}', "multi-value as escaped alternation: %s" % got)
     got = interpolate('x{instance=~"$instance"}', {"instance": ["h.x:1"]}, by)
     check(got == 'x{instance=~"h\\\\.x:1"}', "one value of a multi variable: %s" % got)
-    check(interpolate("rate(x[$__rate_interval])", {}, by) == "rate(x[$__rate_interval])", "built-ins left to the backend")
+    check(interpolate("rate(x[$__rate_interval])", {}, by) == "rate(x[$__rate_interval])",
+          "built-ins left to the backend")
     p, t = {}, {"expr": ""}
     check(builtins("[$__rate_interval]", p, t, 300000, 1000, 1000) == "[4s]", "$__rate_interval, 5 m at 1 s scrape")
     check(builtins("[$__rate_interval]", p, t, 86400000, 15000, 1000) == "[1m15s]", "$__rate_interval, 24 h at 15 s")
@@ -511,8 +514,8 @@ def cmd_selftest(args):
         g.write("# comment\n\nnode_load1{instance=\"$node\"} | one query\nEntropy | a whole panel\n")
     gaps = load_gaps(g.name)
     os.unlink(g.name)
-    check(gap_key({"title": "System Load"}, {"expr": 'node_load1{instance="$node"}'}, gaps) == 'node_load1{instance="$node"}',
-          "a gap keyed by its query")
+    expr = 'node_load1{instance="$node"}'
+    check(gap_key({"title": "System Load"}, {"expr": expr}, gaps) == expr, "a gap keyed by its query")
     check(gap_key({"title": "Entropy"}, {"expr": "x"}, gaps) == "Entropy", "a gap keyed by its panel title")
     check(gap_key({"title": "CPU"}, {"expr": "x"}, gaps) is None, "not a gap")
     for f in fails:
