@@ -6,6 +6,8 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "gpu/nvml/event_watcher.h"
@@ -69,6 +71,45 @@ TEST(NvmlLibrary, ResolvesNewestSymbolsAndFallsBackOnAnOlderDriver) {
   EXPECT_EQ((*old)->symbol(Fn::kClockEventReasons), "nvmlDeviceGetCurrentClocksThrottleReasons");
   EXPECT_EQ((*old)->symbol(Fn::kEventSetWait), "nvmlEventSetWait");
   EXPECT_EQ((*old)->call<FnDevMemoryV2>(Fn::kMemoryInfoV2, nullptr, nullptr), kErrFunctionNotFound);
+}
+
+// A GPU without a video clock (NOT_SUPPORTED for that clock type) keeps its
+// SM, memory and graphics clocks: the unsupported type stops being asked,
+// nvmlDeviceGetClockInfo stays on.
+TEST(NvmlSampler, AnUnsupportedClockTypeDoesNotSwitchTheClockCallOff) {
+  std::ifstream in(scenario("h100x8.json"));
+  std::stringstream text;
+  text << in.rdbuf();
+  std::string json = text.str();
+  const std::string video = "\"clock_video_mhz\": [765, 1755, 1755],";
+  size_t at = json.find(video);  // the first GPU's
+  ASSERT_NE(at, std::string::npos);
+  json.erase(at, video.size());
+  std::string path = ::testing::TempDir() + "/no_video_clock.json";
+  std::ofstream(path) << json;
+  auto lib = open_fake(fake(), path);
+  ASSERT_TRUE(lib);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  Sample s;
+  for (int tick = 0; tick < 4; ++tick) sampler.sample(1000 * (tick + 1), s);
+  const auto* g0 = by_gpu(s, "0");
+  const auto* g1 = by_gpu(s, "1");
+  ASSERT_NE(g0, nullptr);
+  ASSERT_NE(g1, nullptr);
+  EXPECT_TRUE(std::isnan(g0->get(V::kVideoClockHz)));
+  EXPECT_DOUBLE_EQ(g0->get(V::kSmClockHz), 1980e6);
+  EXPECT_DOUBLE_EQ(g0->get(V::kMemClockHz), 2619e6);
+  EXPECT_DOUBLE_EQ(g0->get(V::kGraphicsClockHz), 1980e6);
+  EXPECT_DOUBLE_EQ(g0->get(V::kGraphicsClockMaxHz), 1980e6);
+  EXPECT_DOUBLE_EQ(g1->get(V::kVideoClockHz), 1755e6);
+  EXPECT_DOUBLE_EQ(g1->get(V::kVideoClockMaxHz), 1755e6);
+  // Per cycle: GPU 0 asks SM, memory and graphics; the others video too.
+  uint64_t before = lib->calls(Fn::kClockInfo);
+  sampler.sample(5000, s);
+  EXPECT_EQ(lib->calls(Fn::kClockInfo) - before, 3u + 7u * 4u);
+  EXPECT_DOUBLE_EQ(by_gpu(s, "0")->get(V::kSmClockHz), 1980e6);
+  lib->call<FnVoid>(Fn::kShutdown);
 }
 
 TEST(NvmlSampler, EightH100sWithFewCallsPerGpuPerCycle) {

@@ -15,6 +15,9 @@
 #     and gpu variables, and the current one from NVIDIA/dcgm-exporter with
 #     Hostname and gpu) against an agent on the fake NVML library, 8x H100:
 #     every query has data, with the variables on All and on each single value.
+#  3. utkuozdemir/nvidia_gpu_exporter's dashboard (grafana.com 14574) with
+#     --collector.gpu.names=nvidia_smi on the same node, gaps listed in
+#     grafana_nvidia_smi_gaps.txt.
 # Both print "llmon N of M queries with data" (and Prometheus' K of M).
 # Usage: grafana_dashboards_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154  # NAME_URL/PORT/PID come from start_server
@@ -105,4 +108,17 @@ for d in dcgm-exporter-12239 dcgm-exporter-nvidia; do
   ((rc == 0)) || fail "$d: panels without data on the fake 8-GPU node (above)"
 done
 grep -q 'level=error' "$SCRATCH/llmon.log" && fail "error lines in the agent log: $(grep 'level=error' "$SCRATCH/llmon.log" | head -3)"
-log "Node Exporter Full and both dcgm-exporter dashboards: every query Prometheus fills, llmon fills (or is a listed gap)"
+stop_pid "$llmon_PID"
+rm -rf -- "$SCRATCH/llmon-data"
+
+# 3. utkuozdemir/nvidia_gpu_exporter's dashboard (14574) on the same node under
+#    --collector.gpu.names=nvidia_smi: every panel has data per GPU, except
+#    the listed gaps (grafana_nvidia_smi_gaps.txt, each with its reason).
+start_llmon --log.level=warn --collector.disable-defaults --collector.gpu --nvml.library="$FAKE" \
+  --path.procfs="$HOST/proc" --path.rootfs="$HOST/rootfs" --collector.gpu.hostname=node1 --collector.gpu.names=nvidia_smi
+wait_samples "$llmon_URL" 'count(count_over_time(nvidia_smi_utilization_gpu_ratio[1m]) >= 3)' 8
+python3 "$TOOL" fill "$DASH/nvidia-gpu-exporter-14574.json" --llmon "$llmon_URL" --per-value gpu --expect gpu=8 \
+  --gaps "$REPO/tests/integration/grafana_nvidia_smi_gaps.txt" --scrape-interval 1s --range 1800 | tee "$SCRATCH/smi.txt"
+((PIPESTATUS[0] == 0)) || fail "nvidia-gpu-exporter-14574: panels without data on the fake 8-GPU node (above)"
+grep -q 'level=error' "$SCRATCH/llmon.log" && fail "error lines in the agent log: $(grep 'level=error' "$SCRATCH/llmon.log" | head -3)"
+log "Node Exporter Full, both dcgm-exporter dashboards and the nvidia_gpu_exporter one: every query Prometheus fills, llmon fills (or is a listed gap)"

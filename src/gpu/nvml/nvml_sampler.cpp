@@ -110,6 +110,8 @@ bool NvmlSampler::acquire(Dev& d) {
     unsigned v = 0;
     d.sm_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockSm, &v) == kSuccess ? v * 1e6 : kNa;
     d.mem_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockMem, &v) == kSuccess ? v * 1e6 : kNa;
+    d.graphics_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockGraphics, &v) == kSuccess ? v * 1e6 : kNa;
+    d.video_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockVideo, &v) == kSuccess ? v * 1e6 : kNa;
     d.gen_max = lib_.call<FnDevUint>(Fn::kPcieMaxLinkGen, h, &v) == kSuccess ? sane(V::kPcieLinkGenMax, v) : kNa;
     d.width_max = lib_.call<FnDevUint>(Fn::kPcieMaxLinkWidth, h, &v) == kSuccess ? sane(V::kPcieLinkWidthMax, v) : kNa;
   }
@@ -228,6 +230,19 @@ void NvmlSampler::read_device(Dev& d, DeviceSample& s, int64_t now_ms, bool slow
     s.set(V::kSmClockHz, u * 1e6);
   if (on(Fn::kClockInfo) && check(d, Fn::kClockInfo, lib_.call<FnDevEnumUint>(Fn::kClockInfo, h, kClockMem, &u)))
     s.set(V::kMemClockHz, u * 1e6);
+  // Graphics and video clocks: unsupported ones stop being asked, the call stays on for SM and memory.
+  auto other_clock = [&](int type, bool& unsupported, V v) {
+    if (unsupported || !on(Fn::kClockInfo)) return;
+    Return r = lib_.call<FnDevEnumUint>(Fn::kClockInfo, h, type, &u);
+    if (r == kSuccess)
+      s.set(v, u * 1e6);
+    else if (r == kErrNotSupported || r == kErrNoPermission || r == kErrFunctionNotFound)
+      unsupported = true;
+    else
+      check(d, Fn::kClockInfo, r);  // lost GPU, or an error counted
+  };
+  other_clock(kClockGraphics, d.no_graphics_clock, V::kGraphicsClockHz);
+  other_clock(kClockVideo, d.no_video_clock, V::kVideoClockHz);
   unsigned long long reasons = 0;
   if (on(Fn::kClockEventReasons) &&
       check(d, Fn::kClockEventReasons, lib_.call<FnDevU64>(Fn::kClockEventReasons, h, &reasons)))
@@ -243,6 +258,8 @@ void NvmlSampler::read_device(Dev& d, DeviceSample& s, int64_t now_ms, bool slow
     s.set(V::kPcieLinkWidth, sane(V::kPcieLinkWidth, u));
   s.set(V::kSmClockMaxHz, d.sm_max);
   s.set(V::kMemClockMaxHz, d.mem_max);
+  s.set(V::kGraphicsClockMaxHz, d.graphics_max);
+  s.set(V::kVideoClockMaxHz, d.video_max);
   s.set(V::kPcieLinkGenMax, d.gen_max);
   s.set(V::kPcieLinkWidthMax, d.width_max);
 
