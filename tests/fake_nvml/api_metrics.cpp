@@ -130,6 +130,9 @@ FAKE_NVML_API nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, 
 FAKE_NVML_API nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t device, unsigned int* mw) {
   return one_value("nvmlDeviceGetPowerManagementLimit", device, Key::kPowerLimitMgmtMw, mw);
 }
+FAKE_NVML_API nvmlReturn_t nvmlDeviceGetPowerManagementDefaultLimit(nvmlDevice_t device, unsigned int* mw) {
+  return one_value("nvmlDeviceGetPowerManagementDefaultLimit", device, Key::kPowerLimitDefaultMw, mw);
+}
 FAKE_NVML_API nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device, unsigned long long* mj) {
   return one_value("nvmlDeviceGetTotalEnergyConsumption", device, Key::kEnergyMj, mj);
 }

@@ -402,7 +402,7 @@ constexpr std::string_view kKeyNames[] = {
     "memory_total_bytes", "memory_reserved_bytes", "memory_used_bytes",
     "temperature_gpu", "temperature_memory",
     "power_usage_mw", "power_average_mw", "power_instant_mw", "power_limit_enforced_mw", "power_limit_mgmt_mw",
-    "energy_mj",
+    "power_limit_default_mw", "energy_mj",
     "clock_graphics_mhz", "clock_sm_mhz", "clock_mem_mhz", "clock_video_mhz",
     "clock_graphics_max_mhz", "clock_sm_max_mhz", "clock_mem_max_mhz", "clock_video_max_mhz",
     "clocks_event_reasons", "pstate", "fan_speed",

@@ -41,7 +41,7 @@ enum class Key : int {
   kGpuUtil, kMemUtil, kEncUtil, kDecUtil,
   kMemoryTotalBytes, kMemoryReservedBytes, kMemoryUsedBytes,
   kTemperatureGpu, kTemperatureMemory,
-  kPowerUsageMw, kPowerAverageMw, kPowerInstantMw, kPowerLimitEnforcedMw, kPowerLimitMgmtMw, kEnergyMj,
+  kPowerUsageMw, kPowerAverageMw, kPowerInstantMw, kPowerLimitEnforcedMw, kPowerLimitMgmtMw, kPowerLimitDefaultMw, kEnergyMj,
   kClockGraphicsMhz, kClockSmMhz, kClockMemMhz, kClockVideoMhz,
   kClockGraphicsMaxMhz, kClockSmMaxMhz, kClockMemMaxMhz, kClockVideoMaxMhz,
   kClocksEventReasons, kPstate, kFanSpeed,

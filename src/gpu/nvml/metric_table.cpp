@@ -35,6 +35,8 @@ const MetricDef kTable[] = {
      "nvmlDeviceGetEnforcedPowerLimit, every slow cycle"},
     {V::kPowerLimitMgmtW, "DCGM_FI_DEV_POWER_MGMT_LIMIT", G, 1, "Power management limit (in W).",
      "nvmlDeviceGetPowerManagementLimit, every slow cycle"},
+    {V::kPowerLimitDefaultW, "DCGM_FI_DEV_POWER_MGMT_LIMIT_DEF", G, 1, "Default power management limit (in W).",
+     "nvmlDeviceGetPowerManagementDefaultLimit, at enumeration"},
     {V::kEnergyJ, "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", C, 1000,
      "Total energy consumption since the driver was last reloaded (in mJ).",
      "field 83 TOTAL_ENERGY_CONSUMPTION (fallback nvmlDeviceGetTotalEnergyConsumption)"},

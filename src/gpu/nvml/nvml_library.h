@@ -52,6 +52,7 @@ namespace llmon::gpu::nvml {
   X(PowerUsage, FnDevUint, "nvmlDeviceGetPowerUsage")                                                \
   X(EnforcedPowerLimit, FnDevUint, "nvmlDeviceGetEnforcedPowerLimit")                                \
   X(PowerManagementLimit, FnDevUint, "nvmlDeviceGetPowerManagementLimit")                            \
+  X(PowerManagementDefaultLimit, FnDevUint, "nvmlDeviceGetPowerManagementDefaultLimit")              \
   X(TotalEnergy, FnDevU64, "nvmlDeviceGetTotalEnergyConsumption")                                    \
   X(ClockInfo, FnDevEnumUint, "nvmlDeviceGetClockInfo")                                              \
   X(MaxClockInfo, FnDevEnumUint, "nvmlDeviceGetMaxClockInfo")                                        \

@@ -112,6 +112,10 @@ bool NvmlSampler::acquire(Dev& d) {
     d.mem_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockMem, &v) == kSuccess ? v * 1e6 : kNa;
     d.graphics_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockGraphics, &v) == kSuccess ? v * 1e6 : kNa;
     d.video_max = lib_.call<FnDevEnumUint>(Fn::kMaxClockInfo, h, kClockVideo, &v) == kSuccess ? v * 1e6 : kNa;
+    d.limit_default = lib_.has(Fn::kPowerManagementDefaultLimit) &&
+                              lib_.call<FnDevUint>(Fn::kPowerManagementDefaultLimit, h, &v) == kSuccess
+                          ? sane(V::kPowerLimitDefaultW, v / 1000.0)
+                          : kNa;
     d.gen_max = lib_.call<FnDevUint>(Fn::kPcieMaxLinkGen, h, &v) == kSuccess ? sane(V::kPcieLinkGenMax, v) : kNa;
     d.width_max = lib_.call<FnDevUint>(Fn::kPcieMaxLinkWidth, h, &v) == kSuccess ? sane(V::kPcieLinkWidthMax, v) : kNa;
   }
@@ -274,6 +278,7 @@ void NvmlSampler::read_device(Dev& d, DeviceSample& s, int64_t now_ms, bool slow
   }
   s.set(V::kPowerLimitEnforcedW, d.limit_enforced);
   s.set(V::kPowerLimitMgmtW, d.limit_mgmt);
+  s.set(V::kPowerLimitDefaultW, d.limit_default);
 
   if (on(Fn::kFieldValues)) read_fields(d, s, now_ms);
   if (!lib_.has(Fn::kFieldValues) || d.off.test(static_cast<size_t>(Fn::kFieldValues)))

@@ -33,7 +33,8 @@ enum class V : uint8_t {
   kPowerW,
   kPowerLimitEnforcedW,
   kPowerLimitMgmtW,
-  kEnergyJ,  // since driver load
+  kPowerLimitDefaultW,  // read at enumeration
+  kEnergyJ,             // since driver load
   kPcieReplay,
   kGpuUtil,  // ratio 0-1
   kMemCopyUtil,

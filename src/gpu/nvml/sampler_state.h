@@ -24,7 +24,7 @@ struct NvmlSampler::Dev {
   std::bitset<kMaxFields> field_off;  // fields not to ask again
   // Static values read at enumeration.
   double sm_max = kNa, mem_max = kNa, gen_max = kNa, width_max = kNa;
-  double graphics_max = kNa, video_max = kNa;
+  double graphics_max = kNa, video_max = kNa, limit_default = kNa;
   // Graphics and video clocks: asked with the same nvmlDeviceGetClockInfo as
   // SM and memory, so a GPU without them must not switch that call off.
   bool no_graphics_clock = false, no_video_clock = false;

@@ -23,6 +23,7 @@ double sane(V k, double x) {
     case V::kPowerW:
     case V::kPowerLimitEnforcedW:
     case V::kPowerLimitMgmtW:
+    case V::kPowerLimitDefaultW:
       return x >= 0 && x < 100000 ? x : kNa;
     case V::kPcieLinkGen:
     case V::kPcieLinkGenMax:

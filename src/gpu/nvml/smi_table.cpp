@@ -24,6 +24,7 @@ const SmiDef kTable[] = {
     {V::kPowerW, "nvidia_smi_power_draw_watts", G, "power.draw [W]"},
     {V::kPowerLimitMgmtW, "nvidia_smi_power_limit_watts", G, "power.limit [W]"},
     {V::kPowerLimitEnforcedW, "nvidia_smi_enforced_power_limit_watts", G, "enforced.power.limit [W]"},
+    {V::kPowerLimitDefaultW, "nvidia_smi_power_default_limit_watts", G, "power.default_limit [W]"},
     {V::kSmClockHz, "nvidia_smi_clocks_current_sm_clock_hz", G, "clocks.current.sm [MHz]"},
     {V::kMemClockHz, "nvidia_smi_clocks_current_memory_clock_hz", G, "clocks.current.memory [MHz]"},
     {V::kSmClockMaxHz, "nvidia_smi_clocks_max_sm_clock_hz", G, "clocks.max.sm [MHz]"},

@@ -6,8 +6,8 @@
 // SI units (a Sample's units, so every scale is 1). HELP is the field name
 // and unit, as that exporter writes it. Every series is labelled by `uuid`
 // alone (lower case, "GPU-" stripped); identity is on nvidia_smi_gpu_info.
-// Values nvidia-smi has but llmon does not read (default power limit,
-// retired pages, vbios, serial) are listed in docs/metrics.md.
+// Values nvidia-smi has but llmon does not read (retired pages, vbios,
+// serial, ...) are listed in docs/metrics.md.
 #pragma once
 
 #include <span>
