@@ -37,6 +37,7 @@ constexpr CollectorInfo kCollectors[] = {
     {"entropy", true, "Exposes available entropy.", make_entropy},
     {"filefd", true, "Exposes file descriptor statistics from /proc/sys/fs/file-nr.", make_filefd},
     {"schedstat", true, "Exposes task scheduler statistics from /proc/schedstat.", make_schedstat},
+    {"selinux", true, "Exposes SELinux statistics.", make_selinux},
     {"textfile", true, "Exposes metrics from *.prom files in --collector.textfile.directory.", make_textfile},
     {"timex", true, "Exposes selected adjtimex(2) system call stats.", make_timex},
     {"self", true, "Exposes llmon's own process metrics (process_*) and llmon_build_info.", make_self},

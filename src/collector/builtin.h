@@ -33,6 +33,7 @@ std::unique_ptr<Collector> make_time(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_entropy(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_filefd(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_schedstat(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_selinux(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_textfile(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_timex(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_self(const CollectorContext& ctx);
