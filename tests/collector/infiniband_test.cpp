@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "collector/builtin.h"
 #include "collector_test_util.h"
 #include "no_data_check.h"
@@ -84,6 +86,23 @@ TEST(InfinibandCollector, BadCounterFailsNamingTheFileAndNoPmaIsSkipped) {
   EXPECT_FALSE(s.is_no_data());
   EXPECT_NE(s.message().find("counters/link_downed"), std::string::npos) << s.message();
   EXPECT_EQ(snap.series_count(), 0u);
+}
+
+TEST(InfinibandCollector, CountersAreReadEveryCycleAndVanishedPortsGo) {
+  TempFixture fx({"sys/class/infiniband"});  // copied through the symlinks
+  auto c = make_infiniband(fx.context());
+  model::Snapshot snap;
+  ASSERT_TRUE(collect_once(*c, snap));
+  fx.write("sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_wait", "18400000\n");  // in place
+  fx.write("sys/class/infiniband/mlx5_0/ports/1/state", "1: DOWN\n");
+  ASSERT_TRUE(collect_once(*c, snap, 2000));
+  EXPECT_EQ(value_of(snap, "node_infiniband_port_transmit_wait_total", {{"device", "mlx5_0"}, {"port", "1"}}),
+            18400000);
+  EXPECT_EQ(value_of(snap, "node_infiniband_state_id", {{"device", "mlx5_0"}, {"port", "1"}}), 1);
+  fx.remove("sys/class/infiniband/mlx5_0/ports/2");
+  ASSERT_TRUE(collect_once(*c, snap, 3000));
+  EXPECT_EQ(series_count(snap, "node_infiniband_state_id"), 2u);  // mlx4_0/1 and mlx5_0/1
+  EXPECT_TRUE(std::isnan(value_of(snap, "node_infiniband_state_id", {{"device", "mlx5_0"}, {"port", "2"}})));
 }
 
 TEST(InfinibandCollector, BadStateFails) {
