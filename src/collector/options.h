@@ -26,6 +26,9 @@ inline constexpr base::RegexFlag kCollectorNetclassIgnoredDevices{"collector.net
 inline constexpr base::BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.netclass.ignore-invalid-speed"};
 inline constexpr base::RegexFlag kCollectorArpDeviceInclude{"collector.arp.device-include"};
 inline constexpr base::RegexFlag kCollectorArpDeviceExclude{"collector.arp.device-exclude"};
+inline constexpr base::BoolFlag kCollectorRaplEnableZoneLabel{"collector.rapl.enable-zone-label"};
+inline constexpr base::RegexFlag kCollectorPowersupplyIgnoredSupplies{"collector.powersupply.ignored-supplies"};
+inline constexpr base::RegexFlag kCollectorTapestatsIgnoredDevices{"collector.tapestats.ignored-devices"};
 inline constexpr base::BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
 inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
 inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
@@ -47,6 +50,7 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
+    kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,

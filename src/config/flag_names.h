@@ -42,6 +42,9 @@ using collector::flag::kCollectorNetclassIgnoredDevices;
 using collector::flag::kCollectorNetclassIgnoreInvalidSpeed;
 using collector::flag::kCollectorArpDeviceInclude;
 using collector::flag::kCollectorArpDeviceExclude;
+using collector::flag::kCollectorRaplEnableZoneLabel;
+using collector::flag::kCollectorPowersupplyIgnoredSupplies;
+using collector::flag::kCollectorTapestatsIgnoredDevices;
 using collector::flag::kCollectorCpuGuest;
 using collector::flag::kCollectorStatSoftirq;
 using collector::flag::kCollectorVmstatFields;
@@ -98,6 +101,7 @@ inline constexpr FlagRef kAll[] = {
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
+    kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,

@@ -1,9 +1,10 @@
 // FieldIter: walks the whitespace-separated fields of one line without
 // allocating (the procfs parsers' replacement for Go's strings.Fields), and
-// parse_number, Go's ParseFloat for kernel counters.
+// parse_number, Go's ParseFloat for kernel counters, parse_decimal_int, its ParseInt.
 // Pure value type over a string_view; the text must outlive it.
 #pragma once
 
+#include <charconv>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -35,6 +36,17 @@ inline std::optional<uint64_t> parse_hex(std::string_view s, int bits = 64) {
     v = v << 4 | static_cast<uint64_t>(d);
   }
   if (bits < 64 && v >> bits != 0) return std::nullopt;
+  return v;
+}
+
+// strconv.ParseInt(s, 10, 64) (and Atoi): optional sign, decimal digits only;
+// nullopt when empty, malformed or out of range.
+inline std::optional<int64_t> parse_decimal_int(std::string_view s) {
+  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
+  if (s.empty() || s.front() == '+') return std::nullopt;
+  int64_t v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
   return v;
 }
 

@@ -27,7 +27,7 @@ TEST(NetclassCollector, FixtureValues) {
   Status s = collect_once(*c, snap);
   ASSERT_TRUE(s) << s.message();
   // Interfaces are the non-regular entries of class/net: bonding_masters is not one.
-  EXPECT_EQ(series_count(snap, "node_network_up"), 4u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 5u);
   EXPECT_EQ(value_of(snap, "node_network_up", {{"device", "eth0"}}), 1);
   EXPECT_EQ(value_of(snap, "node_network_up", {{"device", "eth1"}}), 0);
   EXPECT_EQ(value_of(snap, "node_network_up", {{"device", "lo"}}), 0);  // operstate "unknown"
@@ -48,7 +48,8 @@ TEST(NetclassCollector, FixtureValues) {
   EXPECT_EQ(value_of(snap, "node_network_speed_bytes", {{"device", "eth0"}}), 125000000);
   EXPECT_EQ(value_of(snap, "node_network_speed_bytes", {{"device", "ens3"}}), -125000);  // speed -1
   EXPECT_TRUE(std::isnan(value_of(snap, "node_network_speed_bytes", {{"device", "eth1"}})));  // no speed file
-  EXPECT_EQ(series_count(snap, "node_network_speed_bytes"), 2u);
+  EXPECT_EQ(value_of(snap, "node_network_speed_bytes", {{"device", "bond0"}}), 1250000000);   // 10000 Mb/s
+  EXPECT_EQ(series_count(snap, "node_network_speed_bytes"), 3u);
   EXPECT_TRUE(std::isnan(value_of(snap, "node_network_carrier", {{"device", "eth1"}})));  // unreadable when down
   EXPECT_EQ(value_of(snap, "node_network_carrier", {{"device", "eth0"}}), 1);
   EXPECT_EQ(value_of(snap, "node_network_mtu_bytes", {{"device", "eth1"}}), 9000);
@@ -83,10 +84,10 @@ TEST(NetclassCollector, IgnoredDevicesAndInvalidSpeed) {
   auto c = make_netclass(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(series_count(snap, "node_network_up"), 3u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 4u);
   EXPECT_TRUE(std::isnan(value_of(snap, "node_network_up", {{"device", "lo"}})));
   EXPECT_TRUE(std::isnan(value_of(snap, "node_network_speed_bytes", {{"device", "ens3"}})));
-  EXPECT_EQ(series_count(snap, "node_network_speed_bytes"), 1u);
+  EXPECT_EQ(series_count(snap, "node_network_speed_bytes"), 2u);
 }
 
 TEST(NetclassCollector, InvalidContentAndMissingDirectory) {
@@ -151,7 +152,7 @@ TEST(NetclassCollector, KeepsOneDescriptorPerAttributeAndRereadsIt) {
   ASSERT_TRUE(collect_once(*c, snap));
   const size_t kept = open_fds() - before;
   // One per readable attribute file, plus the class/net directory.
-  EXPECT_EQ(kept, attribute_files(tf.path("sys/class/net"), {"ens3", "eth0", "eth1", "lo"}) + 1);
+  EXPECT_EQ(kept, attribute_files(tf.path("sys/class/net"), {"bond0", "ens3", "eth0", "eth1", "lo"}) + 1);
   EXPECT_EQ(value_of(snap, "node_network_mtu_bytes", {{"device", "eth0"}}), 1500);
 
   tf.write("sys/class/net/eth0/mtu", "1400\n");  // in place, as sysfs regenerates it
@@ -170,7 +171,7 @@ TEST(NetclassCollector, DescriptorBudgetFallsBackToOpenReadClose) {
   auto small = make_netclass_with(ctx, 5);
   auto none = make_netclass_with(ctx, 0);
   auto full = make_netclass(ctx);
-  const size_t full_fds = attribute_files(ctx.fs.sys("class/net"), {"ens3", "eth0", "eth1", "lo"}) + 1;
+  const size_t full_fds = attribute_files(ctx.fs.sys("class/net"), {"bond0", "ens3", "eth0", "eth1", "lo"}) + 1;
   model::Snapshot a, b, c;
   for (int i = 0; i < 2; ++i) {
     ASSERT_TRUE(collect_once(*small, a));
@@ -192,14 +193,14 @@ TEST(NetclassCollector, InterfacesComeAndGoBetweenCycles) {
   auto c = make_netclass(ctx);
   model::Snapshot snap;
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(series_count(snap, "node_network_up"), 4u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 5u);
   const size_t eth1_files = attribute_files(tf.path("sys/class/net"), {"eth1"});
 
   // eth1 vanishes: no series, its descriptors are closed.
   const size_t with_eth1 = open_fds();
   tf.remove("sys/class/net/eth1");
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(series_count(snap, "node_network_up"), 3u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 4u);
   EXPECT_TRUE(std::isnan(value_of(snap, "node_network_mtu_bytes", {{"device", "eth1"}})));
   EXPECT_EQ(with_eth1 - open_fds(), eth1_files);
 
@@ -209,7 +210,7 @@ TEST(NetclassCollector, InterfacesComeAndGoBetweenCycles) {
   tf.write("sys/class/net/eth2/mtu", "9001\n");
   tf.write("sys/class/net/eth2/ifindex", "7\n");
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(series_count(snap, "node_network_up"), 4u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 5u);
   EXPECT_EQ(value_of(snap, "node_network_mtu_bytes", {{"device", "eth2"}}), 9001);
   EXPECT_EQ(value_of(snap, "node_network_iface_id", {{"device", "eth2"}}), 7);
   EXPECT_EQ(value_of(snap, "node_network_mtu_bytes", {{"device", "eth0"}}), 1500);
@@ -219,7 +220,7 @@ TEST(NetclassCollector, InterfacesComeAndGoBetweenCycles) {
                         std::filesystem::copy_options::recursive);
   tf.write("sys/class/net/eth1/mtu", "1280\n");
   ASSERT_TRUE(collect_once(*c, snap));
-  EXPECT_EQ(series_count(snap, "node_network_up"), 5u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 6u);
   EXPECT_EQ(value_of(snap, "node_network_mtu_bytes", {{"device", "eth1"}}), 1280);
 
   // eth0 is replaced by a new directory between two cycles (a new inode).
@@ -230,7 +231,7 @@ TEST(NetclassCollector, InterfacesComeAndGoBetweenCycles) {
   tf.write("sys/class/net/eth0/mtu", "1000\n");
   ASSERT_TRUE(collect_once(*c, snap));
   EXPECT_EQ(value_of(snap, "node_network_mtu_bytes", {{"device", "eth0"}}), 1000);
-  EXPECT_EQ(series_count(snap, "node_network_up"), 5u);
+  EXPECT_EQ(series_count(snap, "node_network_up"), 6u);
 
   // Everything gone.
   tf.remove("sys/class/net");
