@@ -27,6 +27,9 @@ inline constexpr base::BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.
 inline constexpr base::RegexFlag kCollectorArpDeviceInclude{"collector.arp.device-include"};
 inline constexpr base::RegexFlag kCollectorArpDeviceExclude{"collector.arp.device-exclude"};
 inline constexpr base::BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
+inline constexpr base::BoolFlag kCollectorCpuInfo{"collector.cpu.info"};
+inline constexpr base::RegexFlag kCollectorCpuInfoFlagsInclude{"collector.cpu.info.flags-include"};
+inline constexpr base::RegexFlag kCollectorCpuInfoBugsInclude{"collector.cpu.info.bugs-include"};
 inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
 inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
 inline constexpr base::RegexFlag kCollectorNetstatFields{"collector.netstat.fields"};
@@ -45,7 +48,8 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
-    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
+    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents,
 };

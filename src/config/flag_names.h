@@ -43,6 +43,9 @@ using collector::flag::kCollectorNetclassIgnoreInvalidSpeed;
 using collector::flag::kCollectorArpDeviceInclude;
 using collector::flag::kCollectorArpDeviceExclude;
 using collector::flag::kCollectorCpuGuest;
+using collector::flag::kCollectorCpuInfo;
+using collector::flag::kCollectorCpuInfoFlagsInclude;
+using collector::flag::kCollectorCpuInfoBugsInclude;
 using collector::flag::kCollectorStatSoftirq;
 using collector::flag::kCollectorVmstatFields;
 using collector::flag::kCollectorNetstatFields;
@@ -96,7 +99,8 @@ inline constexpr FlagRef kAll[] = {
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
-    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
+    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
