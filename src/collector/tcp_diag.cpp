@@ -23,6 +23,7 @@ Status errno_status(const char* what) {
 
 class NetlinkTcpDiag final : public TcpDiag {
  public:
+  explicit NetlinkTcpDiag(bool with_tcp_info) : with_tcp_info_(with_tcp_info) {}
   Status dump(uint8_t family, const DatagramFn& on_datagram) override {
     base::UniqueFd fd(::socket(AF_NETLINK, SOCK_DGRAM | SOCK_CLOEXEC, NETLINK_SOCK_DIAG));
     if (!fd.valid()) return errno_status("netlink socket");
@@ -39,6 +40,7 @@ class NetlinkTcpDiag final : public TcpDiag {
     req.r.sdiag_family = family;
     req.r.sdiag_protocol = IPPROTO_TCP;
     req.r.idiag_states = 0xFFF;  // every state (node_exporter's TCPFAll)
+    if (with_tcp_info_) req.r.idiag_ext = 1 << (INET_DIAG_INFO - 1);
     sockaddr_nl kernel{};
     kernel.nl_family = AF_NETLINK;
     if (::sendto(fd.get(), &req, sizeof req, 0, reinterpret_cast<sockaddr*>(&kernel), sizeof kernel) < 0)
@@ -57,14 +59,15 @@ class NetlinkTcpDiag final : public TcpDiag {
   }
 
  private:
+  bool with_tcp_info_;
   uint32_t seq_ = 0;
   std::string buf_;
 };
 
 }  // namespace
 
-std::unique_ptr<TcpDiag> make_netlink_tcp_diag() {
-  return std::make_unique<NetlinkTcpDiag>();
+std::unique_ptr<TcpDiag> make_netlink_tcp_diag(bool with_tcp_info) {
+  return std::make_unique<NetlinkTcpDiag>(with_tcp_info);
 }
 
 }  // namespace llmon::collector

@@ -28,7 +28,9 @@ class TcpDiag {
 };
 
 // The real one: a netlink socket per dump, receive timeout 5 s.
-std::unique_ptr<TcpDiag> make_netlink_tcp_diag();
+// with_tcp_info asks for INET_DIAG_INFO as node_exporter 1.5 does (for
+// bench/tcpstat_bench.cpp's comparison; the collector does not).
+std::unique_ptr<TcpDiag> make_netlink_tcp_diag(bool with_tcp_info = false);
 
 // The tcpstat collector over a given source (make_tcpstat uses the netlink one).
 std::unique_ptr<Collector> make_tcpstat_with(const CollectorContext& ctx, std::unique_ptr<TcpDiag> diag);
