@@ -8,11 +8,17 @@ namespace {
 
 constexpr CollectorInfo kCollectors[] = {
     {"loadavg", true, "Exposes load average.", make_loadavg},
+    {"processes", false, "Exposes aggregate process statistics from /proc.", make_processes},
     {"cpu", true, "Exposes CPU statistics.", make_cpu},
     {"cpufreq", true, "Exposes CPU frequency statistics.", make_cpufreq},
     {"stat", true, "Exposes various statistics from /proc/stat. This includes boot time, forks and interrupts.",
      make_stat},
+    {"interrupts", false, "Exposes detailed interrupts statistics.", make_interrupts},
     {"meminfo", true, "Exposes memory statistics.", make_meminfo},
+    {"meminfo_numa", false,
+     "Exposes memory statistics from /sys/devices/system/node/node[0-9]*/meminfo and "
+     "/sys/devices/system/node/node[0-9]*/numastat.",
+     make_meminfo_numa},
     {"vmstat", true, "Exposes statistics from /proc/vmstat.", make_vmstat},
     {"pressure", true, "Exposes pressure stall statistics from /proc/pressure/.", make_pressure},
     {"netdev", true, "Exposes network interface statistics such as bytes transferred.", make_netdev},
@@ -23,6 +29,9 @@ constexpr CollectorInfo kCollectors[] = {
      make_netstat},
     {"udp_queues", true,
      "Exposes UDP total lengths of the rx_queue and tx_queue from /proc/net/udp and /proc/net/udp6.", make_udp_queues},
+    {"tcpstat", false,
+     "Exposes TCP connection status information from a netlink INET_DIAG dump (IPv6 too when /proc/net/tcp6 exists).",
+     make_tcpstat},
     {"arp", true, "Exposes ARP statistics from /proc/net/arp.", make_arp},
     {"conntrack", true, "Shows conntrack statistics (does nothing if no /proc/sys/net/netfilter/ present).",
      make_conntrack},

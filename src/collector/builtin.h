@@ -9,10 +9,13 @@
 namespace llmon::collector {
 
 std::unique_ptr<Collector> make_loadavg(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_processes(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_cpu(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_cpufreq(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_stat(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_interrupts(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_meminfo(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_meminfo_numa(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_vmstat(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_pressure(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_netdev(const CollectorContext& ctx);
@@ -21,6 +24,7 @@ std::unique_ptr<Collector> make_sockstat(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_softnet(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_netstat(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_udp_queues(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_tcpstat(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_arp(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_conntrack(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_diskstats(const CollectorContext& ctx);

@@ -2,7 +2,8 @@
 // node_cpu_guest_seconds_total from /proc/stat with 1.5's monotonic/hotplug
 // cache, node_cpu_isolated from /sys/devices/system/cpu/isolated (read once at
 // start, as node_exporter does), node_cpu_{core,package}_throttles_total from
-// cpu*/topology and cpu*/thermal_throttle. The sysfs files stay open; the CPU
+// cpu*/topology and cpu*/thermal_throttle, and with --collector.cpu.info the
+// /proc/cpuinfo families (cpu_info.h). The sysfs files stay open; the CPU
 // directories are re-listed, and unreadable files retried, only when the set
 // of CPUs in /proc/stat (the online CPUs) changes.
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include "base/strings.h"
 #include "collector/builtin.h"
 #include "collector/cpu_dirs.h"
+#include "collector/cpu_info.h"
 #include "collector/options.h"
 #include "procfs/cpu_list.h"
 #include "procfs/stat.h"
@@ -72,7 +74,8 @@ class CpuCollector final : public Collector {
       : source_(ctx.proc_stat()),
         cpu_dirs_(ctx.fs.sys("devices/system/cpu")),
         log_(ctx.log),
-        guest_(ctx.option(flag::kCollectorCpuGuest)) {
+        guest_(ctx.option(flag::kCollectorCpuGuest)),
+        info_(ctx) {
     // node_exporter reads the isolated list once, when the collector is created.
     auto text = base::read_file(ctx.fs.sys("devices/system/cpu/isolated"));
     if (text) {
@@ -86,6 +89,9 @@ class CpuCollector final : public Collector {
   }
 
   Status collect(model::SnapshotBuilder& out) override {
+    // node_exporter writes the info first and returns on its error.
+    if (info_.enabled())
+      if (Status s = info_.write(out); !s) return s;
     auto parsed = source_->get(out.timestamp_ms());
     // node_exporter returns before the isolated and throttle metrics too.
     if (!parsed) return parsed.status();
@@ -238,6 +244,7 @@ class CpuCollector final : public Collector {
   CpuDirs cpu_dirs_;
   base::Logger* log_;
   bool guest_;
+  CpuInfoWriter info_;
   std::vector<std::string> isolated_;
   const procfs::ProcStat* stat_ = nullptr;  // this cycle's, from source_
   std::vector<procfs::CpuTimes> cache_;

@@ -30,6 +30,9 @@ inline constexpr base::BoolFlag kCollectorRaplEnableZoneLabel{"collector.rapl.en
 inline constexpr base::RegexFlag kCollectorPowersupplyIgnoredSupplies{"collector.powersupply.ignored-supplies"};
 inline constexpr base::RegexFlag kCollectorTapestatsIgnoredDevices{"collector.tapestats.ignored-devices"};
 inline constexpr base::BoolFlag kCollectorCpuGuest{"collector.cpu.guest"};
+inline constexpr base::BoolFlag kCollectorCpuInfo{"collector.cpu.info"};
+inline constexpr base::RegexFlag kCollectorCpuInfoFlagsInclude{"collector.cpu.info.flags-include"};
+inline constexpr base::RegexFlag kCollectorCpuInfoBugsInclude{"collector.cpu.info.bugs-include"};
 inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
 inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
 inline constexpr base::RegexFlag kCollectorNetstatFields{"collector.netstat.fields"};
@@ -51,7 +54,8 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
-    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
+    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,
 };

@@ -46,6 +46,9 @@ using collector::flag::kCollectorRaplEnableZoneLabel;
 using collector::flag::kCollectorPowersupplyIgnoredSupplies;
 using collector::flag::kCollectorTapestatsIgnoredDevices;
 using collector::flag::kCollectorCpuGuest;
+using collector::flag::kCollectorCpuInfo;
+using collector::flag::kCollectorCpuInfoFlagsInclude;
+using collector::flag::kCollectorCpuInfoBugsInclude;
 using collector::flag::kCollectorStatSoftirq;
 using collector::flag::kCollectorVmstatFields;
 using collector::flag::kCollectorNetstatFields;
@@ -102,7 +105,8 @@ inline constexpr FlagRef kAll[] = {
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
-    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
+    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,

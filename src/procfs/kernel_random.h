@@ -1,6 +1,7 @@
 // Parser for the one-number files of /proc/sys/kernel/random (entropy_avail,
-// poolsize): "256\n", read as procfs' util.ReadUintFromFile does (spaces
-// trimmed, then a decimal uint64). Pure; no I/O.
+// poolsize) and /proc/sys/kernel/{threads-max,pid_max}: "256\n", read as
+// procfs' util.ReadUintFromFile does (spaces trimmed, then a decimal uint64).
+// Pure; no I/O.
 #pragma once
 
 #include <cstdint>

@@ -38,6 +38,15 @@ Expected<PidStat> parse_pid_stat(std::string_view text) {
   return s;
 }
 
+Expected<TaskStat> parse_task_stat(std::string_view text, std::vector<std::string_view>& f) {
+  std::string_view comm;
+  if (Status st = split_stat(text, comm, f); !st) return st;
+  if (f.size() < 40) return Status::error("stat: expected at least 42 fields, got " + std::to_string(f.size() + 2));
+  auto threads = base::parse_i64(f[20 - 3]);
+  if (!threads) return Status::error("stat: field 20 (num_threads) is not a number: \"" + std::string(f[17]) + "\"");
+  return TaskStat{f[0], *threads};
+}
+
 Expected<PidStatus> parse_pid_status(std::string_view text) {
   PidStatus out;
   bool have_uid = false;

@@ -33,6 +33,16 @@ Expected<PidStat> parse_pid_stat(std::string_view text);
 // field N is fields[N - 3]. Checks the pid and the parentheses only.
 Status split_stat(std::string_view text, std::string_view& comm, std::vector<std::string_view>& fields);
 
+// What the processes collector counts of a process or thread, read as
+// prometheus/procfs' ProcStat (node_exporter 1.5 processes_linux.go): it scans
+// fields 3 to 42 (state .. delayacct_blkio_ticks), so fewer is an error, and
+// field 20 (num_threads) must be an integer. Views point into the text.
+struct TaskStat {
+  std::string_view state;  // field 3, as a word ("R", "S", "D", ...)
+  int64_t num_threads = 0;
+};
+Expected<TaskStat> parse_task_stat(std::string_view text, std::vector<std::string_view>& scratch);
+
 struct PidStatus {
   uint32_t uid = 0;        // first value of "Uid:" (the real uid)
   uint64_t rss_bytes = 0;  // "VmRSS: N kB" * 1024; 0 when absent (kernel threads, zombies)

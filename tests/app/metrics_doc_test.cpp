@@ -31,7 +31,8 @@ std::string fake_nvml() {
 }
 
 // Flags that give each collector a tree showing all of its families: the
-// fixture host, the GPU host with the fake 8x H100 NVML, the amdgpu tree.
+// fixture host, the GPU host with the fake 8x H100 NVML, the amdgpu tree; cpu
+// with its off-by-default cpuinfo families.
 std::vector<std::string> flags_for(std::string_view name) {
   if (name == "gpu") {
     ::setenv("LLMON_FAKE_NVML_SCENARIO", (testing::source_dir() + "/tests/fake_nvml/scenarios/h100x8.json").c_str(), 1);
@@ -41,8 +42,14 @@ std::vector<std::string> flags_for(std::string_view name) {
   if (name == "amdgpu")
     return {"--path.procfs=" + testing::fixture("amdgpu/proc"), "--path.sysfs=" + testing::fixture("amdgpu/sys"),
             "--collector.gpu.hostname=node1"};
-  return {"--path.procfs=" + testing::fixture("proc"), "--path.sysfs=" + testing::fixture("sys"),
-          "--path.rootfs=" + testing::fixture("rootfs")};
+  std::vector<std::string> flags = {"--path.procfs=" + testing::fixture("proc"),
+                                    "--path.sysfs=" + testing::fixture("sys"),
+                                    "--path.rootfs=" + testing::fixture("rootfs")};
+  if (name == "cpu") {  // --collector.cpu.info's families too (the include flags imply it)
+    flags.push_back("--collector.cpu.info.flags-include=^ht$");
+    flags.push_back("--collector.cpu.info.bugs-include=^spectre_v1$");
+  }
+  return flags;
 }
 
 bool has_family(const model::Snapshot& s, std::string_view name) { return s.find(name) != nullptr; }

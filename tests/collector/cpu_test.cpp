@@ -62,6 +62,54 @@ TEST(CpuCollector, FixtureValues) {
   EXPECT_EQ(snap.find("node_cpu_core_throttles_total")->label_names, (std::vector<std::string>{"core", "package"}));
 }
 
+TEST(CpuCollector, InfoFromCpuinfoWhenEnabled) {
+  auto ctx = fixture_context();
+  {
+    auto c = make_cpu(ctx);  // off by default
+    model::Snapshot snap;
+    ASSERT_TRUE(collect_once(*c, snap));
+    EXPECT_EQ(snap.find("node_cpu_info"), nullptr);
+  }
+  ctx.set_option(flag::kCollectorCpuInfoFlagsInclude, "^(avx512f|amx_.*|ht)$");  // implies cpu.info
+  auto c = make_cpu(ctx);
+  model::Snapshot snap;
+  Status s = collect_once(*c, snap);
+  ASSERT_TRUE(s) << s.message();
+  EXPECT_EQ(series_count(snap, "node_cpu_info"), 4u);
+  EXPECT_EQ(value_of(snap, "node_cpu_info",
+                     {{"cachesize", "107520 KB"},
+                      {"core", "1"},
+                      {"cpu", "3"},
+                      {"family", "6"},
+                      {"microcode", "0x2b000461"},
+                      {"model", "143"},
+                      {"model_name", "Intel(R) Xeon(R) Platinum 8480+"},
+                      {"package", "0"},
+                      {"stepping", "8"},
+                      {"vendor", "GenuineIntel"}}),
+            1);
+  testing::expect_family(snap, "node_cpu_info", model::MetricType::kGauge, "CPU information from /proc/cpuinfo.");
+  testing::expect_family(snap, "node_cpu_flag_info", model::MetricType::kGauge,
+                         "The `flags` field of CPU information from /proc/cpuinfo taken from the first core.");
+  EXPECT_EQ(series_count(snap, "node_cpu_flag_info"), 5u);  // avx512f, ht, amx_bf16, amx_tile, amx_int8
+  EXPECT_EQ(value_of(snap, "node_cpu_flag_info", {{"flag", "amx_tile"}}), 1);
+  EXPECT_EQ(snap.find("node_cpu_bug_info"), nullptr);  // no bugs-include: none
+  EXPECT_EQ(series_count(snap, kSecs), 32u);
+}
+
+TEST(CpuCollector, BadCpuinfoFailsBeforeTheTimes) {
+  TempFixture t;
+  t.write("proc/cpuinfo", "processor\t: zero\n");
+  auto ctx = t.context();
+  ctx.set_option(flag::kCollectorCpuInfo, "true");
+  auto c = make_cpu(ctx);
+  model::Snapshot snap;
+  Status s = collect_once(*c, snap);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find(t.path("proc/cpuinfo") + ":1:"), std::string::npos) << s.message();
+  EXPECT_EQ(series_count(snap, kSecs), 0u);
+}
+
 TEST(CpuCollector, GuestMetricCanBeDisabled) {
   auto ctx = fixture_context();
   ctx.set_option(flag::kCollectorCpuGuest, "false");

@@ -106,6 +106,24 @@ TEST(PidStatus, Malformed) {
   EXPECT_FALSE(parse_pid_status(kStatus.substr(0, kStatus.find("Uid:"))));
 }
 
+TEST(TaskStat, StateAndThreadsAsProcfsScansThem) {
+  std::vector<std::string_view> scratch;
+  const std::string tail =
+      " 1380 1403 1403 0 -1 4194560 20311 1203311 18 411 8812044 301224 120 88 20 0 4 0 90412 "
+      "61247332352 2621440 18446744073709551615 1 1 0 0 0 0 671173123 4096 1260 0 0 0 17 0 0 0 14";
+  auto st = parse_task_stat("1403 (python3 (worker)) R" + tail + "\n", scratch);
+  ASSERT_TRUE(st) << st.error();
+  EXPECT_EQ(st->state, "R");
+  EXPECT_EQ(st->num_threads, 4);
+  auto shortline = parse_task_stat("1403 (python3) R" + tail.substr(0, tail.rfind(' ')), scratch);  // 41 fields
+  ASSERT_FALSE(shortline);
+  EXPECT_NE(shortline.error().find("expected at least 42 fields, got 41"), std::string::npos) << shortline.error();
+  std::string bad = "1403 (python3) R" + tail;
+  bad.replace(bad.find(" 4 0 90412"), 3, " x ");
+  EXPECT_FALSE(parse_task_stat(bad, scratch));
+  EXPECT_FALSE(parse_task_stat("no parentheses", scratch));
+}
+
 TEST(Cmdline, Argv0Basename) {
   using namespace std::string_literals;
   EXPECT_EQ(cmdline_command("/usr/bin/python3\0train.py\0--lr\0"s), "python3");
