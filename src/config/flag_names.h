@@ -47,6 +47,7 @@ using collector::flag::kCollectorStatSoftirq;
 using collector::flag::kCollectorVmstatFields;
 using collector::flag::kCollectorNetstatFields;
 using collector::flag::kCollectorTextfileDirectory;
+using collector::flag::kCollectorIpvsBackendLabels;
 using collector::flag::kNvmlLibrary;
 using collector::flag::kCollectorGpuHostnameLabel;
 using collector::flag::kCollectorGpuHostname;
@@ -96,7 +97,8 @@ inline constexpr FlagRef kAll[] = {
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
-    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorCpuGuest, kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields,
+    kCollectorTextfileDirectory, kCollectorIpvsBackendLabels, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
