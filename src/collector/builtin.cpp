@@ -34,7 +34,6 @@ constexpr CollectorInfo kCollectors[] = {
     {"btrfs", true, "Exposes btrfs statistics.", make_btrfs},
     {"xfs", true, "Exposes XFS runtime statistics.", make_xfs},
     {"zfs", true, "Exposes ZFS performance statistics.", make_zfs},
-    {"selinux", true, "Exposes SELinux statistics.", make_selinux},
     {"hwmon", true, "Expose hardware monitoring and sensor data from /sys/class/hwmon/.", make_hwmon},
     {"thermal_zone", true, "Exposes thermal zone & cooling device statistics from /sys/class/thermal.",
      make_thermal_zone},

@@ -40,7 +40,6 @@ std::unique_ptr<Collector> make_xfs(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_ipvs(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_btrfs(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_zfs(const CollectorContext& ctx);
-std::unique_ptr<Collector> make_selinux(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_timex(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_self(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_gpu(const CollectorContext& ctx);
