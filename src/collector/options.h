@@ -37,6 +37,7 @@ inline constexpr base::BoolFlag kCollectorStatSoftirq{"collector.stat.softirq"};
 inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields"};
 inline constexpr base::RegexFlag kCollectorNetstatFields{"collector.netstat.fields"};
 inline constexpr base::StringFlag kCollectorTextfileDirectory{"collector.textfile.directory"};
+inline constexpr base::StringFlag kCollectorIpvsBackendLabels{"collector.ipvs.backend-labels"};
 inline constexpr base::StringFlag kNvmlLibrary{"nvml.library"};
 inline constexpr base::StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
 inline constexpr base::StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
@@ -55,7 +56,8 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
-    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,
+    kCollectorIpvsBackendLabels, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,
 };
@@ -66,6 +68,11 @@ inline constexpr char kNetstatDefaultFields[] =
     "^(.*_(InErrors|InErrs)|Ip_Forwarding|Ip(6|Ext)_(InOctets|OutOctets)|Icmp6?_(InMsgs|OutMsgs)|TcpExt_(Listen.*|"
     "Syncookies.*|TCPSynRetrans|TCPTimeouts)|Tcp_(ActiveOpens|InSegs|OutSegs|OutRsts|PassiveOpens|RetransSegs|"
     "CurrEstab)|Udp6?_(InDatagrams|OutDatagrams|NoPorts|RcvbufErrors|SndbufErrors))$";
+
+// --collector.ipvs.backend-labels' default and the labels it may name, in
+// node_exporter's order.
+inline constexpr char kIpvsDefaultBackendLabels[] =
+    "local_address,local_port,remote_address,remote_port,proto,local_mark";
 
 // --collector.diskstats.device-exclude's default (node_exporter's: partitions,
 // loop and ram disks). The flag table's row takes it from here because the

@@ -53,6 +53,7 @@ using collector::flag::kCollectorStatSoftirq;
 using collector::flag::kCollectorVmstatFields;
 using collector::flag::kCollectorNetstatFields;
 using collector::flag::kCollectorTextfileDirectory;
+using collector::flag::kCollectorIpvsBackendLabels;
 using collector::flag::kNvmlLibrary;
 using collector::flag::kCollectorGpuHostnameLabel;
 using collector::flag::kCollectorGpuHostname;
@@ -106,7 +107,8 @@ inline constexpr FlagRef kAll[] = {
     kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
-    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory, kNvmlLibrary,
+    kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,
+    kCollectorIpvsBackendLabels, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,

@@ -86,6 +86,10 @@ std::vector<FlagSpec> build_table() {
       {flag::kCollectorTextfileDirectory, "",
        "Directory to read text files with metrics from (*.prom; empty: none, node_exporter 1.5's upstream default).",
        collect},
+      {flag::kCollectorIpvsBackendLabels, collector::flag::kIpvsDefaultBackendLabels,
+       "Comma separated list for IPVS backend stats labels (of the default's; series that then share labels are "
+       "summed).",
+       collect},
       {flag::kNvmlLibrary, "libnvidia-ml.so.1",
        "NVML library the gpu collector loads (a path, or a soname searched the usual way).", collect},
       {flag::kCollectorGpuHostnameLabel, "Hostname",
