@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "base/seq_file.h"
+#include "base/file_reader.h"
 #include "base/strings.h"
 #include "collector/tcp_diag.h"
 #include "procfs/inet_diag.h"
@@ -88,7 +88,8 @@ void BM_TcpstatNetlinkWithTcpInfo(benchmark::State& state) {
 // /proc/net/tcp{,6}: "sl local rem st tx_queue:rx_queue ...", st and the queues in hex.
 void BM_TcpstatProcFiles(benchmark::State& state) {
   Connections conns(static_cast<int>(state.range(0)));
-  llmon::base::SeqFile files[] = {llmon::base::SeqFile("/proc/net/tcp"), llmon::base::SeqFile("/proc/net/tcp6")};
+  llmon::base::CachedFile files[] = {llmon::base::CachedFile("/proc/net/tcp"),
+                                     llmon::base::CachedFile("/proc/net/tcp6")};
   double records = 0;
   for (auto _ : state) {
     TcpStates total;

@@ -13,8 +13,9 @@ Status errno_status(const std::string& what, const std::string& path, int err) {
   return Status::error(what + " " + path + ": " + std::strerror(err));
 }
 
-// Reads fd from offset 0 into out, growing the buffer until the file fits.
-Status pread_all(int fd, const std::string& path, std::string& out) {
+}  // namespace
+
+Status pread_to_end(int fd, const std::string& path, std::string& out) {
   if (out.capacity() < 4096) out.reserve(4096);
   size_t used = 0;
   out.resize(out.capacity());
@@ -26,16 +27,17 @@ Status pread_all(int fd, const std::string& path, std::string& out) {
       out.clear();
       return errno_status("read", path, err);
     }
+    if (n == 0) break;  // the end
     used += static_cast<size_t>(n);
-    // procfs/sysfs fill the buffer as far as they can: a short read is the end.
-    if (used < out.size()) break;
-    out.resize(out.size() * 2);
+    // A short read is not the end: seq_files of many records (/proc/net/dev,
+    // diskstats, mounts, net/tcp, interrupts) answer one page per read
+    // however large the buffer. The extra read that returns 0 costs one
+    // syscall on the small files.
+    if (used == out.size()) out.resize(out.size() * 2);
   }
   out.resize(used);
   return Status::ok();
 }
-
-}  // namespace
 
 Status read_file(const std::string& path, std::string& out) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -43,7 +45,7 @@ Status read_file(const std::string& path, std::string& out) {
     out.clear();
     return errno_status("open", path, errno);
   }
-  Status s = pread_all(fd, path, out);
+  Status s = pread_to_end(fd, path, out);
   ::close(fd);
   return s;
 }
@@ -95,14 +97,14 @@ Expected<std::string_view> CachedFile::read() {
     Status s = open_fd();
     if (!s) return s;
   }
-  Status s = pread_all(fd_, path_, buf_);
+  Status s = pread_to_end(fd_, path_, buf_);
   if (!s) {
     // The file may have been replaced (device gone); retry once on a new fd.
     ::close(fd_);
     fd_ = -1;
     Status again = open_fd();
     if (!again) return again;
-    s = pread_all(fd_, path_, buf_);
+    s = pread_to_end(fd_, path_, buf_);
     if (!s) return s;
   }
   return std::string_view(buf_);

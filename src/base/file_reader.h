@@ -1,8 +1,12 @@
 // Reading small kernel text files (procfs, sysfs) cheaply and safely.
 // read_file() opens, reads and closes. CachedFile keeps the descriptor open and
 // re-reads with pread(offset 0), which seq_file-backed files regenerate on each
-// call; it reopens when the file vanished (e.g. a NIC removed). Not thread-safe:
-// one owner (a collector) per CachedFile.
+// call; it reopens when the file vanished (e.g. a NIC removed). Both read on
+// until a read returns 0: a seq_file of many records (/proc/net/dev,
+// /proc/diskstats, mounts, /proc/net/tcp, /proc/interrupts, /proc/cpuinfo)
+// answers one page per read however large the buffer, so on a large host a
+// short read is not the end. Not thread-safe: one owner (a collector) per
+// CachedFile.
 #pragma once
 
 #include <string>
@@ -12,6 +16,9 @@
 
 namespace llmon::base {
 
+// Reads fd from offset 0 to its end into out (cleared first, grown as
+// needed); `path` names the file in errors.
+Status pread_to_end(int fd, const std::string& path, std::string& out);
 // Reads the whole file into out (cleared first). Errors name the path and errno.
 Status read_file(const std::string& path, std::string& out);
 Expected<std::string> read_file(const std::string& path);

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "base/seq_file.h"
+#include "base/file_reader.h"
 #include "collector/collector.h"
 #include "procfs/cpuinfo.h"
 
@@ -27,7 +27,7 @@ class CpuInfoWriter {
 
  private:
   bool enabled_ = false;
-  base::SeqFile file_;  // one record per CPU: many pages on a large host
+  base::CachedFile file_;  // one record per CPU: many pages on a large host
   std::optional<std::regex> flags_include_, bugs_include_;
   std::vector<procfs::CpuInfo> cpus_;
 };

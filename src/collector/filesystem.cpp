@@ -24,6 +24,7 @@
 #include <tuple>
 #include <unordered_set>
 
+#include "base/file_reader.h"
 #include "collector/builtin.h"
 #include "collector/options.h"
 #include "procfs/mounts.h"
@@ -234,26 +235,12 @@ Status MountTable::open_fd() {
   return Status::ok();
 }
 
-// The whole file from offset 0 (procfs regenerates it), growing out as needed.
+// The whole file from offset 0 (procfs regenerates it): a mounts seq_file
+// answers one page per read, so a host with many mounts takes several.
 Status MountTable::read_into(std::string& out) {
-  if (out.capacity() < 4096) out.reserve(4096);
-  out.resize(out.capacity());
-  size_t used = 0;
-  for (;;) {
-    ssize_t n = ::pread(fd_, out.data() + used, out.size() - used, static_cast<off_t>(used));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      out.clear();
-      return Status::error("read " + path_ + ": " + std::strerror(err));
-    }
-    used += static_cast<size_t>(n);
-    if (n == 0 || used < out.size()) break;
-    out.resize(out.size() * 2);
-  }
-  out.resize(used);
-  ++reads_;
-  return Status::ok();
+  Status s = base::pread_to_end(fd_, path_, out);
+  if (s) ++reads_;
+  return s;
 }
 
 Status MountTable::refresh(bool force, bool& changed) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "base/seq_file.h"
+#include "base/file_reader.h"
 #include "collector/builtin.h"
 
 namespace llmon::collector {
@@ -33,7 +33,7 @@ class InterruptsCollector final : public Collector {
   }
 
  private:
-  base::SeqFile file_;  // many records: more than one page on a large host
+  base::CachedFile file_;  // many records: more than one page on a large host
   std::vector<procfs::Interrupt> irqs_;
   std::vector<std::string> cpus_;  // "0", "1", ...: label values kept between cycles
 };
