@@ -460,8 +460,12 @@ def cmd_fill(args):
     for label, sel in selections:
         for panel, target in targets:
             e, ok, err = run.run(panel, target, sel)
+            which = "instant"
             if ok and is_range(target):
                 e, ok, err = run.run_range(panel, target, sel)
+                which = "range"
+            if not ok:
+                err = "%s query%s" % (which, (": " + err) if err else "")
             total += 1
             filled += ok
             key = gap_key(panel, target, gaps)

@@ -116,7 +116,9 @@ rm -rf -- "$SCRATCH/llmon-data"
 #    the listed gaps (grafana_nvidia_smi_gaps.txt, each with its reason).
 start_llmon --log.level=warn --collector.disable-defaults --collector.gpu --nvml.library="$FAKE" \
   --path.procfs="$HOST/proc" --path.rootfs="$HOST/rootfs" --collector.gpu.hostname=node1 --collector.gpu.names=nvidia_smi
-wait_samples "$llmon_URL" 'count(count_over_time(nvidia_smi_utilization_gpu_ratio[1m]) >= 3)' 8
+# Six samples: the range queries of a 30-minute dashboard step by 2 s and end
+# on a multiple of it, up to 2 s before now, and must find a sample there.
+wait_samples "$llmon_URL" 'count(count_over_time(nvidia_smi_utilization_gpu_ratio[1m]) >= 6)' 8
 python3 "$TOOL" fill "$DASH/nvidia-gpu-exporter-14574.json" --llmon "$llmon_URL" --per-value gpu --expect gpu=8 \
   --gaps "$REPO/tests/integration/grafana_nvidia_smi_gaps.txt" --scrape-interval 1s --range 1800 | tee "$SCRATCH/smi.txt"
 ((PIPESTATUS[0] == 0)) || fail "nvidia-gpu-exporter-14574: panels without data on the fake 8-GPU node (above)"
