@@ -55,8 +55,14 @@ void SmiWriter::write(model::SnapshotBuilder& out, const gpu::nvml::Sample* s, d
 }
 
 void SmiWriter::write_devices(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
+  // The exporter's uuid of each device, recomputed only when the device list changes.
   uuids_.resize(s.devices.size());
-  for (size_t i = 0; i < s.devices.size(); ++i) uuids_[i] = gpu::nvml::smi_uuid(s.devices[i].id.uuid);
+  nvml_uuids_.resize(s.devices.size());
+  for (size_t i = 0; i < s.devices.size(); ++i) {
+    if (nvml_uuids_[i] == s.devices[i].id.uuid && !uuids_[i].empty()) continue;
+    nvml_uuids_[i] = s.devices[i].id.uuid;
+    uuids_[i] = gpu::nvml::smi_uuid(nvml_uuids_[i]);
+  }
 
   auto info =
       out.family("nvidia_smi_gpu_info",
@@ -94,26 +100,35 @@ void SmiWriter::write_devices(model::SnapshotBuilder& out, const gpu::nvml::Samp
     }
   }
 
-  // Clock event (throttle) reasons: one family per reason, 1 active / 0 not,
-  // and the bitmask itself as ..._active (nvidia-smi's hex value).
+  // Clock event (throttle) reasons: one family per reason.
   bool any_reasons = false;
   for (const auto& d : s.devices) any_reasons = any_reasons || (!d.lost && d.has(V::kClockEventReasons));
   if (any_reasons) {
-    const std::string stem(gpu::nvml::smi_reason_stem(s.driver_version));
-    const std::string field = stem.substr(std::string_view("nvidia_smi_").size());  // "clocks_event_reasons_"
-    const std::string dotted = field.substr(0, field.size() - 1) + ".";
-    auto write_reason = [&](const std::string& suffix, auto value_of) {
-      auto f = out.family(stem + suffix, dotted + suffix, MetricType::kGauge, {"uuid"});
+    if (reason_names_.empty() || reason_driver_ != s.driver_version) {
+      // nvidia_smi_<stem>_<reason> and its HELP "<stem>.<reason>", built once per driver.
+      reason_driver_ = s.driver_version;
+      const std::string stem(gpu::nvml::smi_reason_stem(s.driver_version));
+      const std::string field = stem.substr(std::string_view("nvidia_smi_").size());  // "clocks_event_reasons_"
+      const std::string dotted = field.substr(0, field.size() - 1) + ".";
+      reason_names_ = {stem + "active"};
+      reason_helps_ = {dotted + "active"};
+      reason_bits_ = {0};
+      for (const auto& r : gpu::nvml::clock_event_reasons()) {
+        if (r.name == "display_clock_setting") continue;  // not an nvidia-smi query field
+        reason_names_.push_back(stem + std::string(r.name));
+        reason_helps_.push_back(dotted + std::string(r.name));
+        reason_bits_.push_back(r.bit);
+      }
+    }
+    // Index 0, ..._active, is the bitmask itself (nvidia-smi's hex value); the others 1 active, 0 not.
+    for (size_t k = 0; k < reason_names_.size(); ++k) {
+      auto f = out.family(reason_names_[k], reason_helps_[k], MetricType::kGauge, {"uuid"});
       for (size_t i = 0; i < s.devices.size(); ++i) {
         const auto& d = s.devices[i];
         if (d.lost || !d.has(V::kClockEventReasons)) continue;
-        f.add({uuids_[i]}, value_of(static_cast<unsigned long long>(d.get(V::kClockEventReasons))));
+        auto bits = static_cast<unsigned long long>(d.get(V::kClockEventReasons));
+        f.add({uuids_[i]}, k == 0 ? static_cast<double>(bits) : ((bits & reason_bits_[k]) ? 1.0 : 0.0));
       }
-    };
-    write_reason("active", [](unsigned long long bits) { return static_cast<double>(bits); });
-    for (const auto& r : gpu::nvml::clock_event_reasons()) {
-      if (r.name == "display_clock_setting") continue;  // not an nvidia-smi query field
-      write_reason(std::string(r.name), [&r](unsigned long long bits) { return (bits & r.bit) ? 1.0 : 0.0; });
     }
   }
 
@@ -171,29 +186,37 @@ void SmiWriter::write_devices(model::SnapshotBuilder& out, const gpu::nvml::Samp
 }
 
 void SmiWriter::write_apps(model::SnapshotBuilder& out, const gpu::nvml::Sample& s, std::span<const SmiApp> apps) {
-  std::map<std::string, size_t> per_gpu;
-  for (size_t i = 0; i < s.devices.size(); ++i)
-    if (!s.devices[i].lost) per_gpu.emplace(uuids_[i], 0);
-  for (const auto& a : apps)
-    if (a.type != 'G') ++per_gpu[gpu::nvml::smi_uuid(a.gpu_uuid)];
+  // Each app's device (its index in the sample; apps come from the devices' own process lists).
+  app_device_.clear();
+  per_gpu_.assign(s.devices.size(), 0);
+  bool any = false;
+  for (const auto& a : apps) {
+    size_t dev = s.devices.size();
+    for (size_t i = 0; i < s.devices.size() && dev == s.devices.size(); ++i)
+      if (s.devices[i].id.uuid == a.gpu_uuid) dev = i;
+    app_device_.push_back(dev);
+    if (a.type == 'G' || dev == s.devices.size()) continue;
+    ++per_gpu_[dev];
+    any = true;
+  }
   auto count = out.family("nvidia_smi_compute_apps", "Number of processes with a compute context on the GPU.",
                           MetricType::kGauge, {"uuid"});
-  for (const auto& [uuid, n] : per_gpu) count.add({uuid}, static_cast<double>(n));
-  bool any = false;
-  for (const auto& a : apps) any = any || a.type != 'G';
+  for (size_t i = 0; i < s.devices.size(); ++i)
+    if (!s.devices[i].lost) count.add({uuids_[i]}, static_cast<double>(per_gpu_[i]));
   if (!any) return;
+  auto compute = [&](size_t k) { return apps[k].type != 'G' && app_device_[k] < s.devices.size(); };
   auto info = out.family(
       "nvidia_smi_compute_app_info",
       "A metric with a constant '1' value labeled by the identity of a process with a compute context on a GPU.",
       MetricType::kGauge, {"pid", "process_name", "uuid"});
-  for (const auto& a : apps)
-    if (a.type != 'G') info.add({a.pid, a.process_name, gpu::nvml::smi_uuid(a.gpu_uuid)}, 1);
+  for (size_t k = 0; k < apps.size(); ++k)
+    if (compute(k)) info.add({apps[k].pid, apps[k].process_name, uuids_[app_device_[k]]}, 1);
   auto mem = out.family("nvidia_smi_compute_app_used_memory_bytes",
                         "GPU memory used by the process. Absent when the driver cannot report it (e.g. Windows WDDM).",
                         MetricType::kGauge, {"pid", "process_name", "uuid"});
-  for (const auto& a : apps)
-    if (a.type != 'G' && !std::isnan(a.memory_bytes))
-      mem.add({a.pid, a.process_name, gpu::nvml::smi_uuid(a.gpu_uuid)}, a.memory_bytes);
+  for (size_t k = 0; k < apps.size(); ++k)
+    if (compute(k) && !std::isnan(apps[k].memory_bytes))
+      mem.add({apps[k].pid, apps[k].process_name, uuids_[app_device_[k]]}, apps[k].memory_bytes);
 }
 
 }  // namespace llmon::collector

@@ -51,8 +51,13 @@ class SmiWriter {
 
   uint64_t failed_ = 0;
   double last_success_s_ = 0;
-  std::vector<std::string> uuids_;  // per device, this cycle
-  std::vector<std::string> tmp_;
+  std::vector<std::string> uuids_, nvml_uuids_;  // per device: the exporter's form, and NVML's it came from
+  // Throttle-reason families for reason_driver_: names, HELP, bit (index 0: the bitmask).
+  std::string reason_driver_;
+  std::vector<std::string> reason_names_, reason_helps_;
+  std::vector<unsigned long long> reason_bits_;
+  std::vector<size_t> app_device_;  // per app of the cycle: its device index
+  std::vector<size_t> per_gpu_;     // compute apps per device, this cycle
 };
 
 }  // namespace llmon::collector

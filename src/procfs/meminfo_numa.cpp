@@ -35,19 +35,12 @@ Status parse_node_meminfo(std::string_view text, std::string_view file, std::vec
 
 Status parse_node_numastat(std::string_view text, std::string_view file, std::vector<NumaStatField>& out) {
   out.clear();
-  base::LineIterator lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    FieldIter it(line);
-    std::string_view name, value, extra;
-    if (!it.next(name)) continue;
-    if (!it.next(value) || it.next(extra))
-      return Status::error(base::where(file, lines.line_no(), "expected 2 fields: name and value"));
-    auto v = parse_number(value);
-    if (!v) return Status::error(base::where(file, lines.line_no(), "invalid value \"" + std::string(value) + "\""));
-    out.push_back({name, *v});
-  }
-  return Status::ok();
+  return for_each_named_value(text, file, [&](std::string_view name, double v, FieldIter& rest, size_t line_no) {
+    std::string_view extra;
+    if (rest.next(extra)) return Status::error(base::where(file, line_no, "expected 2 fields: name and value"));
+    out.push_back({name, v});
+    return Status::ok();
+  });
 }
 
 std::string node_meminfo_key(std::string_view key) {
