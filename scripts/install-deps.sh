@@ -8,12 +8,18 @@ BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
   libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libre2-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libssl-dev)
 TEST_PKGS=(prometheus prometheus-node-exporter prometheus-alertmanager python3-aiosmtpd curl python3 hyperfine wrk)
+# The dashboard (web/): node and npm build it, chromium runs its browser tests.
+WEB_PKGS=(nodejs npm)
+WEB_TEST_PKGS=(chromium)
 
-want=("${BUILD_PKGS[@]}")
-[[ "${LLMON_DEPS:-all}" == build ]] || want+=("${TEST_PKGS[@]}")
+want=("${BUILD_PKGS[@]}" "${WEB_PKGS[@]}")
+[[ "${LLMON_DEPS:-all}" == build ]] || want+=("${TEST_PKGS[@]}" "${WEB_TEST_PKGS[@]}")
 
 missing=()
 for p in "${want[@]}"; do
+  # node and npm may come from another nodejs build that bundles npm: a
+  # working command counts as installed (Debian's npm would conflict with it).
+  case "$p" in nodejs) command -v node >/dev/null 2>&1 && continue ;; npm) command -v npm >/dev/null 2>&1 && continue ;; esac
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
 done
 [[ ${#missing[@]} -eq 0 ]] && exit 0

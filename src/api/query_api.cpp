@@ -157,6 +157,21 @@ QueryApi::Result QueryApi::buildinfo() const {
   return r;
 }
 
+QueryApi::Result QueryApi::flags() const {
+  Result r;
+  r.data = "{";
+  if (opts_.flags) {
+    for (const auto& [name, value] : opts_.flags()) {
+      if (r.data.size() > 1) r.data += ',';
+      api::append_json_string(r.data, name);
+      r.data += ':';
+      api::append_json_string(r.data, value);
+    }
+  }
+  r.data += '}';
+  return r;
+}
+
 QueryApi::Result QueryApi::format_query(const api::Form& form) const {
   Result r;
   std::string_view text = form.get("query");
@@ -180,6 +195,8 @@ QueryApi::Answer QueryApi::answer(std::string_view path, const api::Form& form) 
     r = metadata(form);
   } else if (path == "/api/v1/status/buildinfo") {
     r = buildinfo();
+  } else if (path == "/api/v1/status/flags") {
+    r = flags();
   } else if (path == "/api/v1/format_query") {
     r = format_query(form);
   } else if (path.substr(0, kLabelPrefix.size()) == kLabelPrefix && path.size() > kLabelPrefix.size() + 7 &&
@@ -226,7 +243,7 @@ Status register_query_api(http::Server& server, std::shared_ptr<QueryApi> api) {
   const std::pair<const char*, const std::vector<std::string>*> routes[] = {
       {"/api/v1/query", &get_post},       {"/api/v1/query_range", &get_post},  {"/api/v1/series", &get_post},
       {"/api/v1/labels", &get_post},      {"/api/v1/label/*", &get},           {"/api/v1/metadata", &get},
-      {"/api/v1/status/buildinfo", &get}, {"/api/v1/format_query", &get_post},
+      {"/api/v1/status/buildinfo", &get}, {"/api/v1/format_query", &get_post}, {"/api/v1/status/flags", &get},
   };
   for (const auto& [path, methods] : routes) {
     Status s = server.add_route(

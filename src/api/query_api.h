@@ -21,6 +21,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +39,10 @@ namespace llmon::api {
 
 struct QueryApiOptions {
   std::string version;  // /api/v1/status/buildinfo's "version"
+  // /api/v1/status/flags: every flag's value by name, as Prometheus answers
+  // (the dashboard reads collect.interval and the agent's own job/instance).
+  // Called per request (the agent's instance label depends on the port bound).
+  std::function<std::map<std::string, std::string>()> flags;
   // Why the storage-backed endpoints are unavailable (when storage is null).
   std::string unavailable_reason =
       "this endpoint needs the time-series store, which is not running (it failed to open: see the agent's log)";
@@ -82,6 +87,7 @@ class QueryApi {
   Result label_values(std::string_view name_segment, const api::Form& form) const;
   Result metadata(const api::Form& form) const;
   Result buildinfo() const;
+  Result flags() const;
   Result format_query(const api::Form& form) const;
   std::optional<Result> unavailable() const;
 

@@ -20,6 +20,7 @@
 #include "ingest/snapshot_sink.h"
 #include "promql/engine.h"
 #include "tsdb/db.h"
+#include "web/dashboard.h"
 
 namespace llmon::app {
 
@@ -142,6 +143,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   }
   api::QueryApiOptions qo;
   qo.version = kVersion;
+  qo.flags = [&s, &server] { return flag_values(s, server.port(), system_hostname); };
   if (!s.get(config::flag::kStorageEnabled))
     qo.unavailable_reason = "this endpoint needs the time-series store, which is disabled (--storage.enabled=false)";
   auto query_api = std::make_shared<api::QueryApi>(
@@ -155,6 +157,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (notifications) {
     if (Status st = api::register_notify_routes(server, *notifications, clock); !st)
       log.error("cannot register the silence API", {{"err", st.message()}});
+  }
+  if (!web::dashboard_assets().empty()) {
+    if (Status st = web::register_dashboard(server, web::dashboard_assets()); !st)
+      log.error("cannot serve the dashboard", {{"err", st.message()}});
   }
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});

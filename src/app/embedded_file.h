@@ -4,14 +4,12 @@
 #pragma once
 
 #include <span>
-#include <string_view>
+
+#include "base/embedded_file.h"
 
 namespace llmon::app {
 
-struct EmbeddedFile {
-  std::string_view name;     // base name, e.g. "gpu.yml"
-  std::string_view content;  // the file's bytes
-};
+using base::EmbeddedFile;
 
 // deploy/rules/*.yml as of the build, sorted by name.
 std::span<const EmbeddedFile> default_rule_files();

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include "config/flags.h"
+
 namespace llmon::app {
 
 tsdb::DbOptions db_options(const config::Settings& s) {
@@ -21,6 +23,15 @@ ingest::SnapshotSinkOptions self_sink_options(const config::Settings& s, int por
   if (instance.empty()) instance = hostname() + ":" + std::to_string(port);
   o.target_labels = {{"instance", std::move(instance)}, {"job", s.get(config::flag::kStorageSelfJob)}};
   return o;
+}
+
+std::map<std::string, std::string> flag_values(const config::Settings& s, int port,
+                                               const std::function<std::string()>& hostname) {
+  std::map<std::string, std::string> out;
+  for (const config::FlagSpec& f : config::flag_table()) out[f.name] = s.raw(config::FlagRef{f.name, f.kind});
+  for (const model::Label& l : self_sink_options(s, port, hostname).target_labels)
+    out["storage.self." + l.name] = l.value;
+  return out;
 }
 
 std::string system_hostname() {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <string>
 
 #include "config/settings.h"
@@ -18,6 +19,11 @@ tsdb::DbOptions db_options(const config::Settings& s);
 // --storage.self.instance, or "<hostname()>:<port>" when that is empty.
 ingest::SnapshotSinkOptions self_sink_options(const config::Settings& s, int port,
                                               const std::function<std::string()>& hostname);
+
+// Every flag's value as the agent runs with it, for /api/v1/status/flags;
+// storage.self.instance and storage.self.job as self_sink_options resolves them.
+std::map<std::string, std::string> flag_values(const config::Settings& s, int port,
+                                               const std::function<std::string()>& hostname);
 
 // gethostname(), or "localhost" when it fails.
 std::string system_hostname();

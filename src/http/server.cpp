@@ -44,7 +44,6 @@ Server::Server(ServerOptions opts, MetricsPage& page, base::Logger& log)
       res.body = "llmon is not ready: no collection cycle yet.\n";
     }
   });
-  (void)add_route("/", get, [this](const Request&, Response& res) { landing(res); });
 }
 
 Server::~Server() { stop(); }
@@ -91,6 +90,8 @@ size_t Server::body_limit(std::string_view path) const {
 }
 
 Status Server::start() {
+  // The landing page, unless a module serves "/" (the dashboard does).
+  if (!routes_.count("/")) (void)add_route("/", {"GET"}, [this](const Request&, Response& res) { landing(res); });
   auto hp = split_host_port(opts_.listen_address);
   if (!hp) return hp.status();
   ListenerOptions lo;

@@ -1,6 +1,6 @@
 // The agent's HTTP endpoints over http::Listener: /metrics (text 0.0.4 or
 // OpenMetrics by Accept, gzip by Accept-Encoding), /-/healthy, /-/ready and a
-// landing page at /, plus routes other modules register with add_route()
+// landing page at / (unless a module registers "/": the dashboard), plus routes other modules register with add_route()
 // (the import API, the query API): the http module knows them only as
 // std::function handlers. Routing is by exact path, then by the longest
 // prefix route (a path registered with a trailing '*', e.g.

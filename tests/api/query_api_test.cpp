@@ -94,6 +94,9 @@ class QueryApiTest : public ::testing::Test {
     server_ = std::make_unique<http::Server>(opts, page_, log_);
     QueryApiOptions qo;
     qo.version = "9.8.7";
+    qo.flags = [] {
+      return std::map<std::string, std::string>{{"collect.interval", "1s"}, {"storage.self.job", "a\"b"}};
+    };
     auto api = std::make_shared<QueryApi>(
         with_store ? db_.get() : nullptr, with_store ? engine_.get() : nullptr, [this] { return snapshot_; }, clock_,
         qo);
@@ -136,6 +139,13 @@ TEST_F(QueryApiTest, GrafanaSaveAndTestOverPostAndGet) {
             R"({"status":"success","data":{"version":"9.8.7","revision":"unknown","branch":"unknown",)"
             R"json("buildUser":"unknown","buildDate":"unknown","goVersion":"none (llmon is written in C++)"}})json");
   EXPECT_EQ(b.body.find("features"), std::string::npos) << "a `features` field makes Grafana think this is Mimir";
+}
+
+TEST_F(QueryApiTest, FlagsAsPrometheusAnswersThem) {
+  start();
+  EXPECT_EQ(sb(get("/api/v1/status/flags")),
+            R"(200 {"status":"success","data":{"collect.interval":"1s","storage.self.job":"a\"b"}})");
+  EXPECT_EQ(get("/api/v1/status/flags?x=1").status, 200);
 }
 
 TEST_F(QueryApiTest, InstantAndRangeQueriesMatchPrometheusBytes) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "app/storage_setup.h"
+#include "config/flags.h"
 
 namespace llmon::app {
 namespace {
@@ -22,6 +23,17 @@ TEST(SelfTargetLabels, DefaultsToJobLlmonAndHostnamePort) {
 TEST(SelfTargetLabels, FlagsOverride) {
   EXPECT_EQ(labels_for({"agent", "--storage.self.job=node", "--storage.self.instance=10.0.0.7:9100"}, 8747),
             (std::vector<model::Label>{{"instance", "10.0.0.7:9100"}, {"job", "node"}}));
+}
+
+TEST(FlagValues, EveryFlagWithTheResolvedTargetLabels) {
+  auto s = config::load({"agent", "--collect.interval=5s"}, {});
+  ASSERT_TRUE(s) << s.error();
+  auto flags = flag_values(*s, 9100, [] { return std::string("gpu-node-7"); });
+  EXPECT_EQ(flags.size(), config::flag_table().size());
+  EXPECT_EQ(flags.at("collect.interval"), "5s");
+  EXPECT_EQ(flags.at("storage.self.instance"), "gpu-node-7:9100") << "resolved, not the empty flag";
+  EXPECT_EQ(flags.at("storage.self.job"), "llmon");
+  EXPECT_EQ(flags.at("web.listen-address"), "127.0.0.1:8747");
 }
 
 }  // namespace

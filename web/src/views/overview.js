@@ -1,0 +1,213 @@
+// Overview: one card per GPU (utilisation, memory and headroom to OOM,
+// temperature against the slowdown point, power against the cap, SM clock and
+// the active clock-event reasons, Xid/ECC/remap badges, MIG instances), the
+// host's CPU, memory, network and disks beneath.
+import { h, clear, meter, section } from '../dom.js';
+import { byLabel } from '../api.js';
+import * as fmt from '../format.js';
+import { TimeChart } from '../chart.js';
+import { hostCharts } from './host_charts.js';
+
+const MIB = 1024 * 1024;
+const CARD_FIELDS = [
+  'GPU_UTIL', 'FB_USED', 'FB_FREE', 'FB_TOTAL', 'FB_RESERVED', 'GPU_TEMP', 'MEMORY_TEMP', 'SLOWDOWN_TEMP',
+  'SHUTDOWN_TEMP', 'POWER_USAGE', 'POWER_MGMT_LIMIT', 'ENFORCED_POWER_LIMIT', 'SM_CLOCK', 'MAX_SM_CLOCK',
+  'XID_ERRORS', 'ECC_DBE_VOL_TOTAL', 'ECC_SBE_VOL_TOTAL', 'ROW_REMAP_PENDING', 'ROW_REMAP_FAILURE',
+  'UNCORRECTABLE_REMAPPED_ROWS', 'MIG_MODE',
+];
+
+export class OverviewView {
+  constructor(ctx, root) {
+    this.ctx = ctx;
+    this.cards = h('div', { class: 'cards', id: 'gpu-cards' });
+    this.hostTiles = h('div', { class: 'tiles', id: 'host-tiles' });
+    this.chartsEl = h('div', { class: 'charts' });
+    root.append(
+      section('GPUs', this.cards),
+      section('Host', this.hostTiles, this.chartsEl),
+    );
+    this.gpuChart = null;
+    this.host = hostCharts(ctx, this.chartsEl, ['cpu', 'memory', 'network', 'disk']);
+  }
+
+  async refresh({ charts }) {
+    const sel = this.ctx.sel;
+    const [fields, reasons, up, host] = await Promise.all([
+      this.ctx.api.query(`{__name__=~"DCGM_FI_DEV_(${CARD_FIELDS.join('|')})",${sel}}`),
+      this.ctx.api.query(`llmon_gpu_clock_event_reason_active{${sel}} == 1`),
+      this.ctx.api.query(`llmon_gpu_up{${sel}}`),
+      this.ctx.api.query(hostSummaryQuery(sel, this.ctx.rateWindow)),
+    ]);
+    this.#cards(fields, reasons, up);
+    this.#tiles(host);
+    if (charts) await Promise.all([this.#gpuCharts(), this.host.refresh()]);
+  }
+
+  #cards(fields, reasons, up) {
+    const gpus = byLabel(fields.filter((r) => r.metric.GPU_I_ID === undefined), 'gpu');
+    const mig = new Map();
+    for (const r of fields) {
+      if (r.metric.GPU_I_ID === undefined) continue;
+      const key = `${r.metric.gpu}/${r.metric.GPU_I_ID}`;
+      if (!mig.has(key)) mig.set(key, { labels: r.metric, values: {} });
+      mig.get(key).values[r.metric.__name__] = r.value;
+    }
+    const active = new Map();
+    for (const r of reasons) {
+      if (!active.has(r.metric.gpu)) active.set(r.metric.gpu, []);
+      active.get(r.metric.gpu).push(r.metric.reason);
+    }
+    const down = up.filter((r) => r.value === 0).map((r) => r.metric.gpu);
+    const ids = [...gpus.keys()].sort((a, b) => Number(a) - Number(b));
+    // Cards are kept between refreshes (their charts live in them); only the
+    // numbers are rebuilt.
+    const keep = new Set(ids);
+    for (const card of [...this.cards.querySelectorAll('.gpu-card')]) {
+      if (!keep.has(card.dataset.gpu)) {
+        card._chart?.destroy();
+        card.remove();
+      }
+    }
+    this.cards.querySelector('.empty')?.remove();
+    if (ids.length === 0) {
+      this.cards.append(h('p', { class: 'empty' }, up.length
+        ? 'The GPU back end is up but reports no devices.'
+        : 'No GPU series: this host has no NVIDIA or AMD GPU, or the gpu collector is off (--collector.gpu).'));
+    }
+    let prev = null;
+    for (const id of ids) {
+      let card = this.cards.querySelector(`.gpu-card[data-gpu="${CSS.escape(id)}"]`);
+      if (!card) {
+        card = h('article', { class: 'gpu-card', dataset: { gpu: id }, 'aria-label': `GPU ${id}` },
+          h('div', { class: 'body' }), h('div', { class: 'spark' }));
+        if (prev) prev.after(card);
+        else this.cards.prepend(card);
+      }
+      const instances = [...mig.values()].filter((m) => m.labels.gpu === id);
+      const isDown = down.includes(id);
+      card.classList.toggle('down', isDown);
+      card.querySelector('.body').replaceWith(gpuCardBody(id, gpus.get(id), active.get(id) || [], instances, isDown));
+      prev = card;
+    }
+  }
+
+  #tiles(host) {
+    const v = {};
+    for (const r of host) v[r.metric.what] = r.value;
+    clear(this.hostTiles);
+    const tile = (label, value, sub, frac) =>
+      h('div', { class: 'tile' }, h('div', { class: 'label' }, label), h('div', { class: 'value' }, value),
+        frac === undefined ? null : meter(frac), h('div', { class: 'sub' }, sub));
+    this.hostTiles.append(
+      tile('CPU busy', fmt.ratio(v.cpu_busy), `${v.cpus ?? '–'} cores · load ${fmt.sig3(v.load1)}`, v.cpu_busy),
+      tile('Memory', fmt.bytes(v.mem_used), `of ${fmt.bytes(v.mem_total)} · swap ${fmt.bytes(v.swap_used)}`,
+        v.mem_used / v.mem_total),
+      tile('Network', `↓ ${fmt.bitsPerSecond(v.net_rx)}`, `↑ ${fmt.bitsPerSecond(v.net_tx)}`),
+      tile('Disk', `R ${fmt.bytesPerSecond(v.disk_read)}`, `W ${fmt.bytesPerSecond(v.disk_write)}`),
+      tile('Fullest filesystem', fmt.ratio(v.fs_full), 'worst mount, not averaged', v.fs_full),
+    );
+  }
+
+  async #gpuCharts() {
+    const sel = this.ctx.sel;
+    const util = await this.ctx.rangeQuery((step) => `max_over_time(DCGM_FI_DEV_GPU_UTIL{${sel}}[${step}])`);
+    const mem = await this.ctx.rangeQuery(
+      (step) => `max_over_time(DCGM_FI_DEV_FB_USED{${sel}}[${step}]) / on(gpu, UUID, instance, job) ` +
+        `(DCGM_FI_DEV_FB_USED{${sel}} + DCGM_FI_DEV_FB_FREE{${sel}}) * 100`);
+    for (const card of this.cards.querySelectorAll('.gpu-card')) {
+      const id = card.dataset.gpu;
+      const holder = card.querySelector('.spark');
+      const pick = (res) => res.series.findIndex((s) => s.metric.gpu === id);
+      const iu = pick(util);
+      const im = pick(mem);
+      const cols = [util.cols[0], iu >= 0 ? util.cols[iu + 1] : [], im >= 0 ? mem.cols[im + 1] : []];
+      if (!card._chart) {
+        card._chart = new TimeChart(holder, {
+          height: 90, compact: true, format: fmt.percent, yMax: 100, ...this.ctx.zoomHandlers,
+        });
+      }
+      card._chart.set(cols, ['util %', 'memory %']);
+    }
+  }
+
+  destroy() {
+    this.host.destroy();
+    for (const card of this.cards.querySelectorAll('.gpu-card')) card._chart?.destroy();
+  }
+}
+
+function gpuCardBody(id, gpu, reasons, instances, down) {
+  const v = (k) => gpu.values[`DCGM_FI_DEV_${k}`];
+  const used = v('FB_USED');
+  const free = v('FB_FREE');
+  const total = v('FB_TOTAL') ?? used + free + (v('FB_RESERVED') ?? 0);
+  const usable = used + free;
+  const temp = v('GPU_TEMP');
+  const slow = v('SLOWDOWN_TEMP');
+  const power = v('POWER_USAGE');
+  const limit = v('ENFORCED_POWER_LIMIT') ?? v('POWER_MGMT_LIMIT');
+  const sm = v('SM_CLOCK');
+  const smMax = v('MAX_SM_CLOCK');
+  const badges = [];
+  if (down) badges.push(badge('crit', 'not answering', 'the last sample of this GPU failed'));
+  if (v('XID_ERRORS') > 0) badges.push(badge('crit', `Xid ${v('XID_ERRORS')}`, 'last Xid error reported by the driver'));
+  if (v('ECC_DBE_VOL_TOTAL') > 0) badges.push(badge('crit', `ECC DBE ${v('ECC_DBE_VOL_TOTAL')}`, 'uncorrectable ECC errors since boot'));
+  if (v('ECC_SBE_VOL_TOTAL') > 0) badges.push(badge('warn', `ECC SBE ${v('ECC_SBE_VOL_TOTAL')}`, 'corrected ECC errors since boot'));
+  if (v('ROW_REMAP_FAILURE') > 0) badges.push(badge('crit', 'remap failed', 'row remapping failed: RMA candidate'));
+  if (v('ROW_REMAP_PENDING') > 0) badges.push(badge('warn', 'remap pending', 'reset the GPU to apply the pending row remap'));
+  if (v('MIG_MODE') > 0) badges.push(badge('info', 'MIG', 'MIG mode on'));
+  const row = (label, value, sub, frac, opts) =>
+    h('div', { class: 'row' }, h('span', { class: 'label' }, label), h('span', { class: 'value' }, value),
+      h('span', { class: 'sub' }, sub), frac === undefined ? null : meter(frac, opts));
+  return h('div', { class: 'body' },
+    h('header', {},
+      h('span', { class: 'gpu-id' }, `GPU ${id}`),
+      h('span', { class: 'model' }, gpu.labels.modelName || ''),
+      h('span', { class: 'badges' }, badges)),
+    h('div', { class: 'util' }, h('span', { class: 'big', dataset: { field: 'util' } }, fmt.percent(v('GPU_UTIL'))),
+      h('span', { class: 'label' }, 'utilisation')),
+    row('Memory', fmt.bytesPair(used * MIB, total * MIB), `headroom ${fmt.mib(free)}`, used / usable,
+      { warn: 0.9, crit: 0.97, title: 'used / (used + free): how close to an out-of-memory error' }),
+    row('Temp', fmt.celsius(temp), slow > 0 ? `slowdown at ${fmt.celsius(slow)}` : 'slowdown point unknown',
+      slow > 0 ? temp / slow : undefined, { warn: 0.9, crit: 0.97 }),
+    row('Power', fmt.watts(power), Number.isFinite(limit) ? `cap ${fmt.watts(limit)}` : '', limit > 0 ? power / limit : undefined,
+      { warn: 0.95, crit: 1.0 }),
+    row('SM clock', fmt.hertz(sm * 1e6), Number.isFinite(smMax) ? `max ${fmt.hertz(smMax * 1e6)}` : '',
+      smMax > 0 ? sm / smMax : undefined, { warn: 2, crit: 2 }),
+    h('div', { class: 'reasons', dataset: { field: 'reasons' } },
+      reasons.length ? reasons.sort().map((r) => h('span', { class: `reason ${reasonLevel(r)}` }, r.replaceAll('_', ' ')))
+        : h('span', { class: 'dim' }, 'no clock-event reason active')),
+    instances.length ? h('div', { class: 'mig' }, h('div', { class: 'label' }, 'MIG instances'),
+      instances.map((m) => h('div', { class: 'row' },
+        h('span', {}, `${m.labels.GPU_I_PROFILE || ''} #${m.labels.GPU_I_ID}`),
+        h('span', {}, fmt.mib(m.values.DCGM_FI_DEV_FB_USED)), h('span', { class: 'sub' }, 'used')))) : null);
+}
+
+function badge(level, text, title) {
+  return h('span', { class: `badge ${level}`, title }, text);
+}
+
+// Reasons that cost performance are marked; idle and application clocks are normal.
+function reasonLevel(r) {
+  if (/thermal|hw_slowdown|power_brake/.test(r)) return 'crit';
+  if (/power_cap|sync_boost/.test(r)) return 'warn';
+  return 'info';
+}
+
+// One instant query for every host tile, each value labelled `what`.
+export function hostSummaryQuery(sel, w) {
+  const q = (what, expr) => `label_replace(${expr}, "what", "${what}", "", "")`;
+  return [
+    q('cpu_busy', `1 - avg(rate(node_cpu_seconds_total{mode="idle",${sel}}[${w}]))`),
+    q('cpus', `count(node_cpu_seconds_total{mode="idle",${sel}})`),
+    q('load1', `max(node_load1{${sel}})`),
+    q('mem_total', `max(node_memory_MemTotal_bytes{${sel}})`),
+    q('mem_used', `max(node_memory_MemTotal_bytes{${sel}} - node_memory_MemAvailable_bytes{${sel}})`),
+    q('swap_used', `max(node_memory_SwapTotal_bytes{${sel}} - node_memory_SwapFree_bytes{${sel}})`),
+    q('net_rx', `sum(rate(node_network_receive_bytes_total{device!="lo",${sel}}[${w}]))`),
+    q('net_tx', `sum(rate(node_network_transmit_bytes_total{device!="lo",${sel}}[${w}]))`),
+    q('disk_read', `sum(rate(node_disk_read_bytes_total{${sel}}[${w}]))`),
+    q('disk_write', `sum(rate(node_disk_written_bytes_total{${sel}}[${w}]))`),
+    q('fs_full', `max(1 - node_filesystem_avail_bytes{fstype!~"tmpfs|ramfs|squashfs",${sel}} / node_filesystem_size_bytes{fstype!~"tmpfs|ramfs|squashfs",${sel}})`),
+  ].join(' or ');
+}
