@@ -2,6 +2,7 @@
 // rows, NVLink and nvmlDeviceGetFieldValues. A scenario value key that is absent (or null at the tick) makes the
 // call or field NOT_SUPPORTED. Values are cast to the C type as-is, garbage included.
 #include <chrono>
+#include <iterator>
 
 #include "fake_state.h"
 
@@ -116,6 +117,22 @@ FAKE_NVML_API nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTem
   if (nvmlReturn_t r = c.device(device)) return r;
   if (!temp || sensor != NVML_TEMPERATURE_GPU) return NVML_ERROR_INVALID_ARGUMENT;
   auto v = c.value(Key::kTemperatureGpu);
+  if (!v) return NVML_ERROR_NOT_SUPPORTED;
+  *temp = static_cast<unsigned>(*v);
+  return NVML_SUCCESS;
+}
+
+// The first four thresholds come from the scenario; the acoustic ones are
+// not supported (as on data-centre boards).
+FAKE_NVML_API nvmlReturn_t nvmlDeviceGetTemperatureThreshold(nvmlDevice_t device, nvmlTemperatureThresholds_t type,
+                                                             unsigned int* temp) {
+  static constexpr Key kKeys[] = {Key::kTemperatureShutdown, Key::kTemperatureSlowdown, Key::kTemperatureMemMax,
+                                  Key::kTemperatureGpuMax};
+  Call c("nvmlDeviceGetTemperatureThreshold");
+  if (nvmlReturn_t r = c.device(device)) return r;
+  if (!temp || static_cast<unsigned>(type) >= NVML_TEMPERATURE_THRESHOLD_COUNT) return NVML_ERROR_INVALID_ARGUMENT;
+  if (static_cast<unsigned>(type) >= std::size(kKeys)) return NVML_ERROR_NOT_SUPPORTED;
+  auto v = c.value(kKeys[type]);
   if (!v) return NVML_ERROR_NOT_SUPPORTED;
   *temp = static_cast<unsigned>(*v);
   return NVML_SUCCESS;

@@ -163,6 +163,13 @@ typedef struct nvmlFieldValue_st {
 
 typedef enum nvmlEnableState_enum { NVML_FEATURE_DISABLED = 0, NVML_FEATURE_ENABLED = 1 } nvmlEnableState_t;
 typedef enum nvmlTemperatureSensors_enum { NVML_TEMPERATURE_GPU = 0 } nvmlTemperatureSensors_t;
+typedef enum nvmlTemperatureThresholds_enum {
+  NVML_TEMPERATURE_THRESHOLD_SHUTDOWN = 0,
+  NVML_TEMPERATURE_THRESHOLD_SLOWDOWN = 1,
+  NVML_TEMPERATURE_THRESHOLD_MEM_MAX = 2,
+  NVML_TEMPERATURE_THRESHOLD_GPU_MAX = 3,
+  NVML_TEMPERATURE_THRESHOLD_COUNT = 7
+} nvmlTemperatureThresholds_t;
 typedef enum nvmlClockType_enum {
   NVML_CLOCK_GRAPHICS = 0,
   NVML_CLOCK_SM = 1,

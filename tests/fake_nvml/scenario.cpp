@@ -401,6 +401,7 @@ constexpr std::string_view kKeyNames[] = {
     "gpu_util", "mem_util", "enc_util", "dec_util",
     "memory_total_bytes", "memory_reserved_bytes", "memory_used_bytes",
     "temperature_gpu", "temperature_memory",
+    "temperature_shutdown", "temperature_slowdown", "temperature_mem_max", "temperature_gpu_max",
     "power_usage_mw", "power_average_mw", "power_instant_mw", "power_limit_enforced_mw", "power_limit_mgmt_mw",
     "power_limit_default_mw", "energy_mj",
     "clock_graphics_mhz", "clock_sm_mhz", "clock_mem_mhz", "clock_video_mhz",

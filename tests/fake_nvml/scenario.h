@@ -41,6 +41,7 @@ enum class Key : int {
   kGpuUtil, kMemUtil, kEncUtil, kDecUtil,
   kMemoryTotalBytes, kMemoryReservedBytes, kMemoryUsedBytes,
   kTemperatureGpu, kTemperatureMemory,
+  kTemperatureShutdown, kTemperatureSlowdown, kTemperatureMemMax, kTemperatureGpuMax,
   kPowerUsageMw, kPowerAverageMw, kPowerInstantMw, kPowerLimitEnforcedMw, kPowerLimitMgmtMw, kPowerLimitDefaultMw, kEnergyMj,
   kClockGraphicsMhz, kClockSmMhz, kClockMemMhz, kClockVideoMhz,
   kClockGraphicsMaxMhz, kClockSmMaxMhz, kClockMemMaxMhz, kClockVideoMaxMhz,

@@ -195,6 +195,13 @@ inline constexpr unsigned kAllLinks = 0xFFFFFFFFu;
 // nvmlEccCounterType_t, nvmlPstates_t.
 enum : int { kClockGraphics = 0, kClockSm = 1, kClockMem = 2, kClockVideo = 3 };
 enum : int { kTemperatureGpu = 0 };
+// nvmlTemperatureThresholds_t.
+enum : int {
+  kTempThresholdShutdown = 0,
+  kTempThresholdSlowdown = 1,
+  kTempThresholdMemMax = 2,
+  kTempThresholdGpuMax = 3
+};
 enum : int { kMemoryErrorCorrected = 0, kMemoryErrorUncorrected = 1 };
 enum : int { kEccVolatile = 0, kEccAggregate = 1 };
 inline constexpr int kPstateUnknown = 32;

@@ -49,6 +49,7 @@ namespace llmon::gpu::nvml {
   X(MemoryInfoV2, FnDevMemoryV2, "nvmlDeviceGetMemoryInfo_v2")                                       \
   X(MemoryInfo, FnDevMemory, "nvmlDeviceGetMemoryInfo")                                              \
   X(Temperature, FnDevEnumUint, "nvmlDeviceGetTemperature")                                          \
+  X(TemperatureThreshold, FnDevEnumUint, "nvmlDeviceGetTemperatureThreshold")                        \
   X(PowerUsage, FnDevUint, "nvmlDeviceGetPowerUsage")                                                \
   X(EnforcedPowerLimit, FnDevUint, "nvmlDeviceGetEnforcedPowerLimit")                                \
   X(PowerManagementLimit, FnDevUint, "nvmlDeviceGetPowerManagementLimit")                            \

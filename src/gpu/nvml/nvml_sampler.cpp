@@ -116,6 +116,16 @@ bool NvmlSampler::acquire(Dev& d) {
                               lib_.call<FnDevUint>(Fn::kPowerManagementDefaultLimit, h, &v) == kSuccess
                           ? sane(V::kPowerLimitDefaultW, v / 1000.0)
                           : kNa;
+    auto threshold = [&](int which, V as) {
+      return lib_.has(Fn::kTemperatureThreshold) &&
+                     lib_.call<FnDevEnumUint>(Fn::kTemperatureThreshold, h, which, &v) == kSuccess
+                 ? sane(as, v)
+                 : kNa;
+    };
+    d.temp_slowdown = threshold(kTempThresholdSlowdown, V::kSlowdownTempC);
+    d.temp_shutdown = threshold(kTempThresholdShutdown, V::kShutdownTempC);
+    d.temp_gpu_max = threshold(kTempThresholdGpuMax, V::kGpuMaxOpTempC);
+    d.temp_mem_max = threshold(kTempThresholdMemMax, V::kMemMaxOpTempC);
     d.gen_max = lib_.call<FnDevUint>(Fn::kPcieMaxLinkGen, h, &v) == kSuccess ? sane(V::kPcieLinkGenMax, v) : kNa;
     d.width_max = lib_.call<FnDevUint>(Fn::kPcieMaxLinkWidth, h, &v) == kSuccess ? sane(V::kPcieLinkWidthMax, v) : kNa;
   }
@@ -279,6 +289,10 @@ void NvmlSampler::read_device(Dev& d, DeviceSample& s, int64_t now_ms, bool slow
   s.set(V::kPowerLimitEnforcedW, d.limit_enforced);
   s.set(V::kPowerLimitMgmtW, d.limit_mgmt);
   s.set(V::kPowerLimitDefaultW, d.limit_default);
+  s.set(V::kSlowdownTempC, d.temp_slowdown);
+  s.set(V::kShutdownTempC, d.temp_shutdown);
+  s.set(V::kGpuMaxOpTempC, d.temp_gpu_max);
+  s.set(V::kMemMaxOpTempC, d.temp_mem_max);
 
   if (on(Fn::kFieldValues)) read_fields(d, s, now_ms);
   if (!lib_.has(Fn::kFieldValues) || d.off.test(static_cast<size_t>(Fn::kFieldValues)))

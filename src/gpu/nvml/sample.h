@@ -30,6 +30,10 @@ enum class V : uint8_t {
   kVideoClockMaxHz,
   kGpuTempC,
   kMemTempC,
+  kSlowdownTempC,  // thresholds, read at enumeration
+  kShutdownTempC,
+  kGpuMaxOpTempC,
+  kMemMaxOpTempC,
   kPowerW,
   kPowerLimitEnforcedW,
   kPowerLimitMgmtW,

@@ -25,6 +25,7 @@ struct NvmlSampler::Dev {
   // Static values read at enumeration.
   double sm_max = kNa, mem_max = kNa, gen_max = kNa, width_max = kNa;
   double graphics_max = kNa, video_max = kNa, limit_default = kNa;
+  double temp_slowdown = kNa, temp_shutdown = kNa, temp_gpu_max = kNa, temp_mem_max = kNa;
   // Graphics and video clocks: asked with the same nvmlDeviceGetClockInfo as
   // SM and memory, so a GPU without them must not switch that call off.
   bool no_graphics_clock = false, no_video_clock = false;

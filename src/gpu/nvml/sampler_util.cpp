@@ -15,6 +15,10 @@ double sane(V k, double x) {
       return x >= 0 && x <= 1 ? x : kNa;
     case V::kGpuTempC:
     case V::kMemTempC:
+    case V::kSlowdownTempC:
+    case V::kShutdownTempC:
+    case V::kGpuMaxOpTempC:
+    case V::kMemMaxOpTempC:
       return x > -100 && x < 250 ? x : kNa;
     case V::kFanSpeed:
       return x >= 0 && x <= 2.55 ? x : kNa;
