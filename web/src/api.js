@@ -53,7 +53,7 @@ export class Api {
   // Instant query -> [{metric, value}] (numbers, NaN for "NaN").
   async query(expr, time = null) {
     const form = { query: expr };
-    if (time !== null) form.time = String(time);
+    if (time !== null && time !== undefined) form.time = String(time);
     const data = await this.#call('/api/v1/query', { method: 'POST', form });
     return normaliseInstant(data);
   }

@@ -55,8 +55,7 @@ class App {
       const job = flags['storage.self.job'] || 'llmon';
       const instance = flags['storage.self.instance'];
       this.sel = `job="${esc(job)}"${instance ? `,instance="${esc(instance)}"` : ''}`;
-      const build = await this.api.buildInfo();
-      this.version.textContent = build.version ? `v${build.version}` : '';
+      this.api.buildInfo().then((b) => (this.version.textContent = b.version ? `v${b.version}` : ''), () => {});
     } catch (e) {
       this.onError(`cannot read the agent's settings: ${e.message}`);
     }
@@ -91,8 +90,10 @@ class App {
     const { start, end } = timeWindow(this.state, Date.now() / 1000, step);
     const st = formatDuration(step);
     const w = formatDuration(Math.max(step, 2 * this.interval));
-    const parts = await Promise.all(templates.map((t) => this.api.queryRange(t(st, w), start, end, step)));
-    const series = parts.flat();
+    // One request per chart: the parts carry distinct labels (label_replace),
+    // so `or` keeps them all; browsers open only six connections per host.
+    const expr = templates.length === 1 ? templates[0](st, w) : templates.map((t) => `(${t(st, w)})`).join(' or ');
+    const series = await this.api.queryRange(expr, start, end, step);
     return { series, cols: alignSeries(series, start, end, step), step };
   }
 
@@ -179,7 +180,10 @@ class App {
     const view = this.view;
     try {
       await view.refresh({ charts });
-      if (charts) this.lastCharts = now;
+      if (charts) {
+        this.lastCharts = now;
+        performance.mark('llmon:charts-drawn');
+      }
       this.errors.hidden = true;
       document.body.dataset.ready = '1';
     } catch (e) {

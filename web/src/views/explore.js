@@ -37,7 +37,7 @@ export class ExploreView {
     this.errorEl.textContent = '';
     try {
       const [instant, range] = await Promise.all([
-        this.ctx.api.query(expr, this.ctx.state.end ?? undefined),
+        this.ctx.api.query(expr, this.ctx.state.end ?? null),
         charts ? this.ctx.rangeQuery(() => expr, { raw: true }) : null,
       ]);
       this.#table(instant);

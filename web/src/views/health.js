@@ -36,7 +36,7 @@ export class HealthView {
 
   async refresh() {
     const sel = this.ctx.sel;
-    const res = await this.ctx.api.query(`{__name__=~"DCGM_FI_DEV_(${FIELDS.map((f) => f[0]).join('|')})",${sel}}`);
+    const res = await this.ctx.api.query(`{__name__=~"DCGM_FI_DEV_(${FIELDS.map((f) => f[0]).join('|')})",${sel}}`, this.ctx.state.end ?? null);
     const gpus = byLabel(res.filter((r) => r.metric.GPU_I_ID === undefined), 'gpu');
     const ids = [...gpus.keys()].sort((a, b) => a - b);
     clear(this.table).append(

@@ -27,7 +27,7 @@ export class HostView {
     // One selector for the five families (`or` would match them on their
     // labels and keep only the first).
     const fs = await this.ctx.api.query(
-      `{__name__=~"node_filesystem_(size_bytes|avail_bytes|files|files_free|readonly)",${sel}}`);
+      `{__name__=~"node_filesystem_(size_bytes|avail_bytes|files|files_free|readonly)",${sel}}`, this.ctx.state.end ?? null);
     this.#fs(fs);
     if (!charts) return;
     const cores = await this.ctx.rangeQuery((step, w) =>

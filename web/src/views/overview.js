@@ -32,15 +32,24 @@ export class OverviewView {
 
   async refresh({ charts }) {
     const sel = this.ctx.sel;
-    const [fields, reasons, up, host] = await Promise.all([
-      this.ctx.api.query(`{__name__=~"DCGM_FI_DEV_(${CARD_FIELDS.join('|')})",${sel}}`),
-      this.ctx.api.query(`llmon_gpu_clock_event_reason_active{${sel}} == 1`),
-      this.ctx.api.query(`llmon_gpu_up{${sel}}`),
-      this.ctx.api.query(hostSummaryQuery(sel, this.ctx.rateWindow)),
-    ]);
-    this.#cards(fields, reasons, up);
-    this.#tiles(host);
-    if (charts) await Promise.all([this.#gpuCharts(), this.host.refresh()]);
+    const time = this.ctx.state.end ?? null;
+    // Cards and charts are asked for at once; the GPU charts are drawn into
+    // the cards, so they wait for the cards, not for their own answers.
+    const cards = this.ctx.api.query(
+      `{__name__=~"DCGM_FI_DEV_(${CARD_FIELDS.join('|')})|llmon_gpu_up|llmon_gpu_clock_event_reason_active",${sel}}`, time,
+    ).then((all) => {
+      const name = (r) => r.metric.__name__;
+      this.#cards(all.filter((r) => name(r).startsWith('DCGM_')),
+        all.filter((r) => name(r) === 'llmon_gpu_clock_event_reason_active' && r.value === 1),
+        all.filter((r) => name(r) === 'llmon_gpu_up'));
+    });
+    const tiles = this.ctx.api.query(hostSummaryQuery(sel, this.ctx.rateWindow), time).then((h) => this.#tiles(h));
+    const work = [cards, tiles];
+    if (charts) {
+      const data = this.#gpuChartData();
+      work.push(Promise.all([cards, data]).then(([, d]) => this.#drawGpuCharts(d)), this.host.refresh());
+    }
+    await Promise.all(work);
   }
 
   #cards(fields, reasons, up) {
@@ -108,12 +117,17 @@ export class OverviewView {
     );
   }
 
-  async #gpuCharts() {
+  #gpuChartData() {
     const sel = this.ctx.sel;
-    const util = await this.ctx.rangeQuery((step) => `max_over_time(DCGM_FI_DEV_GPU_UTIL{${sel}}[${step}])`);
-    const mem = await this.ctx.rangeQuery(
-      (step) => `max_over_time(DCGM_FI_DEV_FB_USED{${sel}}[${step}]) / on(gpu, UUID, instance, job) ` +
-        `(DCGM_FI_DEV_FB_USED{${sel}} + DCGM_FI_DEV_FB_FREE{${sel}}) * 100`);
+    return Promise.all([
+      this.ctx.rangeQuery((step) => `max_over_time(DCGM_FI_DEV_GPU_UTIL{${sel}}[${step}])`),
+      this.ctx.rangeQuery(
+        (step) => `max_over_time(DCGM_FI_DEV_FB_USED{${sel}}[${step}]) / on(gpu, UUID, instance, job) ` +
+          `(DCGM_FI_DEV_FB_USED{${sel}} + DCGM_FI_DEV_FB_FREE{${sel}}) * 100`),
+    ]);
+  }
+
+  #drawGpuCharts([util, mem]) {
     for (const card of this.cards.querySelectorAll('.gpu-card')) {
       const id = card.dataset.gpu;
       const holder = card.querySelector('.spark');

@@ -37,8 +37,8 @@ export class ProcessesView {
   async refresh() {
     const sel = this.ctx.sel;
     const [gauges, cpu] = await Promise.all([
-      this.ctx.api.query(`{__name__=~"llmon_gpu_process_(memory_bytes|sm_utilization_ratio|resident_memory_bytes)",${sel}}`),
-      this.ctx.api.query(`rate(llmon_gpu_process_cpu_seconds_total{${sel}}[${this.ctx.rateWindow}])`),
+      this.ctx.api.query(`{__name__=~"llmon_gpu_process_(memory_bytes|sm_utilization_ratio|resident_memory_bytes)",${sel}}`, this.ctx.state.end ?? null),
+      this.ctx.api.query(`rate(llmon_gpu_process_cpu_seconds_total{${sel}}[${this.ctx.rateWindow}])`, this.ctx.state.end ?? null),
     ]);
     const procs = new Map();
     const get = (m) => {
