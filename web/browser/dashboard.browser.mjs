@@ -241,6 +241,30 @@ await check('phone in portrait: no horizontal scrolling, cards one per row', asy
   await phone.close();
 });
 
+const migUrl = process.env.MIG_URL;
+if (migUrl) {
+  await check('MIG: the card lists the instances the API reports', async () => {
+    const inst = await until(async () => {
+      const r = await (await fetch(`${migUrl}/api/v1/query?query=${encodeURIComponent('DCGM_FI_DEV_FB_USED{GPU_I_ID!=""}')}`)).json();
+      return r.data.result.length ? r.data.result : null;
+    }, 'MIG series');
+    const p = await context.newPage();
+    p.on('pageerror', (e) => consoleErrors.push(e.message));
+    p.on('console', (m) => m.type() === 'error' && consoleErrors.push(m.text()));
+    await p.goto(migUrl + '/');
+    const gpu = inst[0].metric.gpu;
+    await until(async () => (await p.locator(`.gpu-card[data-gpu="${gpu}"] .mig .row`).count()) === inst.length,
+      `${inst.length} MIG instances in the card`);
+    const text = await p.locator(`.gpu-card[data-gpu="${gpu}"]`).textContent();
+    for (const r of inst) assert(text.includes(`${r.metric.GPU_I_PROFILE} #${r.metric.GPU_I_ID}`), `instance ${r.metric.GPU_I_ID}`);
+    assert(text.includes('MIG'), 'MIG badge');
+    await until(async () => Number(await p.locator(`.gpu-card[data-gpu="${gpu}"] .spark`).getAttribute('data-series')) === 2,
+      'the chart of a MIG GPU');
+    await p.screenshot({ path: join(artifacts, 'overview-mig.png'), fullPage: true });
+    await p.close();
+  });
+}
+
 await check('no console errors', async () => {
   assert(consoleErrors.length === 0, consoleErrors.join(' | '));
 });

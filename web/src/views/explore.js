@@ -41,7 +41,10 @@ export class ExploreView {
         charts ? this.ctx.rangeQuery(() => expr, { raw: true }) : null,
       ]);
       this.#table(instant);
-      if (range) this.chart.set(range.cols, range.series.map((s) => seriesName(s.metric)));
+      if (range) {
+        const order = range.series.map((s, i) => [seriesName(s.metric), i]).sort((a, b) => a[0].localeCompare(b[0]));
+        this.chart.set([range.cols[0], ...order.map(([, i]) => range.cols[i + 1])], order.map(([n]) => n));
+      }
     } catch (e) {
       this.errorEl.textContent = e.message;
     }

@@ -85,7 +85,11 @@ export function hostCharts(ctx, root, names) {
     async refresh() {
       await Promise.all(charts.map(async ({ spec, chart }) => {
         const res = await ctx.rangeQueries(spec.queries.map((q) => (step, w) => q(ctx.sel, step, w)));
-        chart.set(res.cols, res.series.map((s) => spec.legend(s.metric) ?? ''));
+        // The order of `or` answers is not fixed: sort by legend so that a
+        // series keeps its colour from one refresh to the next.
+        const order = res.series.map((s, i) => [spec.legend(s.metric) ?? '', i])
+          .sort((a, b) => a[0].localeCompare(b[0], undefined, { numeric: true }));
+        chart.set([res.cols[0], ...order.map(([, i]) => res.cols[i + 1])], order.map(([l]) => l));
       }));
     },
     destroy() {

@@ -120,10 +120,11 @@ export class OverviewView {
   #gpuChartData() {
     const sel = this.ctx.sel;
     return Promise.all([
-      this.ctx.rangeQuery((step) => `max_over_time(DCGM_FI_DEV_GPU_UTIL{${sel}}[${step}])`),
+      // Whole GPUs only (MIG instances carry GPU_I_ID and are listed in the card).
+      this.ctx.rangeQuery((step) => `max_over_time(DCGM_FI_DEV_GPU_UTIL{GPU_I_ID="",${sel}}[${step}])`),
       this.ctx.rangeQuery(
-        (step) => `max_over_time(DCGM_FI_DEV_FB_USED{${sel}}[${step}]) / on(gpu, UUID, instance, job) ` +
-          `(DCGM_FI_DEV_FB_USED{${sel}} + DCGM_FI_DEV_FB_FREE{${sel}}) * 100`),
+        (step) => `max_over_time(DCGM_FI_DEV_FB_USED{GPU_I_ID="",${sel}}[${step}]) / on(gpu, UUID, instance, job) ` +
+          `(DCGM_FI_DEV_FB_USED{GPU_I_ID="",${sel}} + DCGM_FI_DEV_FB_FREE{GPU_I_ID="",${sel}}) * 100`),
     ]);
   }
 
@@ -178,8 +179,10 @@ function gpuCardBody(id, gpu, reasons, instances, down) {
       h('span', { class: 'gpu-id' }, `GPU ${id}`),
       h('span', { class: 'model' }, gpu.labels.modelName || ''),
       h('span', { class: 'badges' }, badges)),
-    h('div', { class: 'util' }, h('span', { class: 'big', dataset: { field: 'util' } }, fmt.percent(v('GPU_UTIL'))),
-      h('span', { class: 'label' }, 'utilisation')),
+    h('div', { class: 'util' }, h('span', { class: 'big', dataset: { field: 'util' } },
+      v('GPU_UTIL') === undefined && v('MIG_MODE') > 0 ? 'n/a' : fmt.percent(v('GPU_UTIL'))),
+    h('span', { class: 'label' }, v('GPU_UTIL') === undefined && v('MIG_MODE') > 0
+      ? 'utilisation (NVML reports none in MIG mode)' : 'utilisation')),
     row('Memory', fmt.bytesPair(used * MIB, total * MIB), `headroom ${fmt.mib(free)}`, used / usable,
       { warn: 0.9, crit: 0.97, title: 'used / (used + free): how close to an out-of-memory error' }),
     row('Temp', fmt.celsius(temp), slow > 0 ? `slowdown at ${fmt.celsius(slow)}` : 'slowdown point unknown',
