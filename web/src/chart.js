@@ -56,7 +56,9 @@ export class TimeChart {
       axes: [{ ...axis, space: 70, values: (u, ticks) => {
         const span = (u.scales.x.max ?? 0) - (u.scales.x.min ?? 0);
         return ticks.map((t) => timeTick(t, span));
-      } }, { ...axis, size: this.opts.compact ? 44 : 70, values: (u, ticks) => ticks.map((t) => fmt(t)) }],
+      } }, { ...axis, size: this.opts.compact ? 54 : 70,
+        splits: this.opts.compact && this.opts.yMax !== undefined ? () => [0, this.opts.yMax / 2, this.opts.yMax] : undefined,
+        values: (u, ticks) => ticks.map((t) => fmt(t)) }],
       series: [
         {},
         ...labels.map((label, i) => ({

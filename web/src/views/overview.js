@@ -138,7 +138,7 @@ export class OverviewView {
       const cols = [util.cols[0], iu >= 0 ? util.cols[iu + 1] : [], im >= 0 ? mem.cols[im + 1] : []];
       if (!card._chart) {
         card._chart = new TimeChart(holder, {
-          height: 90, compact: true, format: fmt.percent, yMax: 100, ...this.ctx.zoomHandlers,
+          height: 110, compact: true, format: fmt.percent, yMax: 100, ...this.ctx.zoomHandlers,
         });
       }
       card._chart.set(cols, ['util %', 'memory %']);
