@@ -30,7 +30,7 @@ async function check(name, fn) {
 function assert(cond, msg) {
   if (!cond) throw new Error(msg);
 }
-async function until(fn, what, timeoutMs = 15000) {
+async function until(fn, what, timeoutMs = 30000) {
   const deadline = Date.now() + timeoutMs;
   let last;
   while (Date.now() < deadline) {
