@@ -212,6 +212,20 @@ await check('explore: completion, chart and table; the URL round-trips the state
   await fresh.close();
 });
 
+await check('one crosshair across every chart', async () => {
+  await page.goto(url + '/#/overview');
+  await until(async () => Number(await page.locator('[data-chart=memory]').getAttribute('data-series')) > 0, 'memory chart');
+  const over = page.locator('[data-chart=cpu] .u-over');
+  await over.scrollIntoViewIfNeeded();
+  const box = await over.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height / 2);
+  await until(async () => {
+    const xs = await page.$$eval('.u-cursor-x', (els) => els.map((e) => e.style.transform));
+    return xs.length >= 10 && xs.every((t) => t && !t.startsWith('translate(-10px'));
+  }, 'every chart showing the cursor');
+  await page.mouse.move(0, 0);
+});
+
 await check('drag to zoom pins the range; back to live', async () => {
   await page.goto(url + '/#/overview?range=5m');
   await until(async () => Number(await page.locator('[data-chart=cpu]').getAttribute('data-series')) > 0, 'CPU chart');
