@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
 #include <memory>
 #include <string>
@@ -138,6 +139,42 @@ void run_floor(benchmark::State& state, const std::vector<std::string>& paths, b
 
 void bm_floor(benchmark::State& state) {
   run_floor(state, floor_files(), true);
+}
+
+// The floor of the whole default cycle: every /proc and /sys file and every
+// statfs the agent's cycles made, as bench/cycle_floor.sh records them with
+// strace into the file named by $LLMON_CYCLE_FILES ("read PATH" / "statfs
+// PATH" lines), read the collectors' way (4 KiB reads to EOF, descriptors
+// kept open: no open, close or directory listing counted).
+void bm_floor_of_all_defaults(benchmark::State& state) {
+  const char* list = std::getenv("LLMON_CYCLE_FILES");
+  if (!list || !*list) return state.SkipWithError("set LLMON_CYCLE_FILES (bench/cycle_floor.sh records it)");
+  std::FILE* f = std::fopen(list, "r");
+  if (!f) return state.SkipWithError("cannot read $LLMON_CYCLE_FILES");
+  std::vector<std::string> reads;
+  std::vector<std::string> statfs;
+  char line[4096];
+  while (std::fgets(line, sizeof line, f)) {
+    std::string_view l(line);
+    while (!l.empty() && (l.back() == '\n' || l.back() == '\r')) l.remove_suffix(1);
+    if (l.substr(0, 5) == "read ") reads.emplace_back(l.substr(5));
+    if (l.substr(0, 7) == "statfs ") statfs.emplace_back(l.substr(7));
+  }
+  std::fclose(f);
+  FloorFiles files(reads, kCollectorReadSize, true);
+  uint64_t sum = 0;
+  int64_t bytes = 0;
+  for (auto _ : state) {
+    bytes = files.pass(false, sum);
+    for (const auto& p : statfs) {
+      struct statvfs sv;
+      if (::statvfs(p.c_str(), &sv) == 0) sum += sv.f_bavail;
+    }
+    benchmark::DoNotOptimize(sum);
+  }
+  state.counters["files"] = static_cast<double>(files.size());
+  state.counters["statfs"] = static_cast<double>(statfs.size());
+  state.counters["bytes_per_pass"] = static_cast<double>(bytes);
 }
 
 // ---------------------------------------------------------------------------
@@ -503,6 +540,7 @@ std::vector<std::string> register_all() {
     return benchmark::RegisterBenchmark(name.c_str(), fn_and_args...)->Unit(kMicrosecond)->MeasureProcessCPUTime();
   };
   reg("BM_Floor", bm_floor);
+  reg("BM_FloorOfAllDefaults", bm_floor_of_all_defaults);
   reg("BM_CollectSameFiles", bm_collect_same_files);
   reg("BM_PairedSameFiles", bm_paired, &same_files(), floor_files(), true, size_t{1} << 20, false);
   // Issue 15's set against the collectors' own way of reading (4 KiB to EOF): floor.cpp's 1 MiB
