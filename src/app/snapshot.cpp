@@ -29,6 +29,7 @@ int run_snapshot(const config::Settings& settings, std::FILE* out) {
   std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
   model::Snapshot second = *sched.run_cycle(clock.now_ms());
   summary::HostSummary sum = summary::summarize(first, second);
+  summary::mark_no_data(sum, sched.no_data_collectors());
   std::string text = s.get(config::flag::kJson) ? summary::format_json(sum) : summary::format_text(sum);
   std::fwrite(text.data(), 1, text.size(), out);
   return 0;

@@ -13,7 +13,8 @@ Scheduler::Scheduler(std::vector<NamedCollector> collectors, const base::Clock& 
       clock_(clock),
       log_(log),
       interval_ms_(interval_ms > 0 ? interval_ms : 1000),
-      last_error_(collectors_.size()) {}
+      last_error_(collectors_.size()),
+      no_data_(collectors_.size(), 0) {}
 
 Scheduler::~Scheduler() { stop(); }
 
@@ -53,6 +54,10 @@ model::SnapshotPtr Scheduler::run_cycle(int64_t timestamp_ms) {
     double dt = base::monotonic_seconds() - t0;
     spans[i].end_family = static_cast<uint32_t>(b.families_used());
     results.push_back({dt, s.is_ok()});
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      no_data_[i] = s.is_no_data() ? 1 : 0;
+    }
     if (!s.is_ok()) {
       if (last_error_[i] != s.message()) {
         // Absent hardware is no news: node_exporter logs ErrNoData at debug too.
@@ -117,6 +122,14 @@ void Scheduler::stop() {
   std::lock_guard<std::mutex> lock(mu_);
   stop_ = true;
   cv_.notify_all();
+}
+
+std::vector<std::string> Scheduler::no_data_collectors() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < collectors_.size(); ++i)
+    if (no_data_[i]) out.push_back(collectors_[i].name);
+  return out;
 }
 
 model::SnapshotPtr Scheduler::latest() const {

@@ -50,6 +50,9 @@ class Scheduler {
   void stop();
 
   model::SnapshotPtr latest() const;
+  // Collectors whose last cycle returned Status::no_data (absent hardware:
+  // success 0 as node_exporter, but not a failure), in registration order.
+  std::vector<std::string> no_data_collectors() const;
   // Snapshot buffers allocated so far (steady state: at most kPoolSize).
   uint64_t buffers_allocated() const { return buffers_allocated_; }
   // Next aligned tick strictly after now_ms.
@@ -72,6 +75,7 @@ class Scheduler {
   bool stop_ = false;
   model::SnapshotPtr latest_;
   std::vector<std::string> last_error_;  // per collector, to log changes only
+  std::vector<char> no_data_;            // per collector, last cycle (under mu_)
   std::vector<std::string> duplicates_, last_duplicates_;  // families that lost series this / last cycle
   uint64_t cycles_ = 0;
 };

@@ -278,7 +278,23 @@ std::string format_text(const HostSummary& s) {
     for (const auto& c : s.failed_collectors) out += " " + c;
     out += "\n";
   }
+  if (!s.no_data_collectors.empty()) {
+    out += "\nno data (hardware or kernel module absent):";
+    for (const auto& c : s.no_data_collectors) out += " " + c;
+    out += "\n";
+  }
   return out;
+}
+
+void mark_no_data(HostSummary& s, const std::vector<std::string>& no_data) {
+  std::vector<std::string> failed;
+  for (auto& c : s.failed_collectors) {
+    if (std::find(no_data.begin(), no_data.end(), c) != no_data.end())
+      s.no_data_collectors.push_back(std::move(c));
+    else
+      failed.push_back(std::move(c));
+  }
+  s.failed_collectors = std::move(failed);
 }
 
 std::string format_json(const HostSummary& s) {
@@ -338,6 +354,7 @@ std::string format_json(const HostSummary& s) {
   j["filesystems"] = fss;
   add_gpu_json(s.gpus, j);
   j["failed_collectors"] = s.failed_collectors;
+  j["no_data_collectors"] = s.no_data_collectors;
   return j.dump(2) + "\n";
 }
 

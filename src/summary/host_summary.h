@@ -51,9 +51,16 @@ struct HostSummary {
   std::vector<FsUsage> filesystems;
   GpuSummary gpus;  // summarize_gpus(before, after, interval_s)
   std::vector<std::string> failed_collectors;
+  // Of the collectors with success 0, those that found nothing to read
+  // (absent hardware or kernel module): set by the caller, which knows the
+  // statuses; mark_no_data() moves them out of failed_collectors.
+  std::vector<std::string> no_data_collectors;
 };
 
 HostSummary summarize(const model::Snapshot& before, const model::Snapshot& after);
+
+// Moves the named collectors from failed_collectors to no_data_collectors.
+void mark_no_data(HostSummary& s, const std::vector<std::string>& no_data);
 
 std::string format_text(const HostSummary& s);
 std::string format_json(const HostSummary& s);  // schema: docs/snapshot.md

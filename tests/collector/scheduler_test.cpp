@@ -133,6 +133,7 @@ TEST(Scheduler, NoDataIsAFailureLoggedAtDebugOnly) {
   std::string text = logged(errors);
   EXPECT_EQ(text.find("infiniband"), std::string::npos) << text;  // not at info or above
   EXPECT_NE(text.find("boom"), std::string::npos) << text;         // a real failure is an error line
+  EXPECT_EQ(s.no_data_collectors(), std::vector<std::string>{"infiniband"}) << "not \"bad\"";
 
   std::FILE* debug = std::tmpfile();
   std::vector<NamedCollector> w;

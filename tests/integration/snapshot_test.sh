@@ -38,7 +38,10 @@ devs = {l.split(":")[0].strip() for l in list(open("/proc/net/dev"))[2:]}
 assert {n["device"] for n in s["network"]} == devs, (s["network"], devs)
 for f in s["filesystems"]:
     assert f["size_bytes"] >= f["used_bytes"] >= 0, f
-assert s["failed_collectors"] == [] or set(s["failed_collectors"]) <= {"hwmon", "pressure", "thermal_zone", "conntrack", "schedstat", "infiniband", "dmi", "rapl", "nvme", "bonding", "mdadm", "edac", "powersupplyclass", "fibrechannel", "tapestats", "nfs", "nfsd", "ipvs", "zfs"}, s["failed_collectors"]
+# Absent hardware is "no data", not a failure (node_exporter's ErrNoData); a collector that
+# reads files every Linux host has (thermal_zone on a VM aside) must not fail.
+assert set(s["failed_collectors"]) <= {"thermal_zone"}, s["failed_collectors"]
+assert isinstance(s["no_data_collectors"], list), s
 print("snapshot JSON ok:", len(cpus) - 1, "cpus,", len(s["network"]), "interfaces,", len(s["filesystems"]), "filesystems")
 PY
 log "ok"

@@ -72,6 +72,22 @@ TEST(HostSummary, RatesFromDeltas) {
   EXPECT_EQ(s.failed_collectors[0], "hwmon");
 }
 
+TEST(HostSummary, NoDataCollectorsAreNotFailures) {
+  model::Snapshot a, b;
+  build(a, 10'000, 0);
+  build(b, 12'000, 2);
+  HostSummary s = summarize(a, b);
+  mark_no_data(s, {"hwmon", "infiniband"});
+  EXPECT_TRUE(s.failed_collectors.empty());
+  EXPECT_EQ(s.no_data_collectors, std::vector<std::string>{"hwmon"});
+  auto j = nlohmann::json::parse(format_json(s));
+  EXPECT_EQ(j["no_data_collectors"][0], "hwmon");
+  EXPECT_TRUE(j["failed_collectors"].empty());
+  std::string text = format_text(s);
+  EXPECT_EQ(text.find("failed collectors"), std::string::npos) << text;
+  EXPECT_NE(text.find("no data (hardware or kernel module absent): hwmon"), std::string::npos) << text;
+}
+
 TEST(HostSummary, JsonIsStable) {
   model::Snapshot a, b;
   build(a, 10'000, 0);
