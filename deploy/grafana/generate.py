@@ -217,6 +217,13 @@ def node_overview():
               "celsius", steps=((80, "orange"), (85, "red"))), 3, 4),
         (stat("GPU power", "Sum of the selected GPUs' power draw.", "sum(DCGM_FI_DEV_POWER_USAGE%s)" % g, "watt"),
          4, 4),
+        (stat("Mean GPU utilisation over the range", "Mean over the dashboard's time range: what the GPUs were "
+              "paid for and did.", "avg(avg_over_time(DCGM_FI_DEV_GPU_UTIL%s[$__range]))" % g, "percent",
+              steps=((30, "green"),), base="orange"), 6, 4),
+        (stat("Xid errors since the agent started", "Per GPU and Xid (llmon_gpu_xid_errors_total, from the "
+              "driver's event stream); 48, 63, 64, 74, 79, 92, 94, 95 usually mean draining the GPU.",
+              "sum by (instance, gpu, xid) (llmon_gpu_xid_errors_total%s) > 0" % g, "none",
+              steps=((1, "red"),), legend="{{instance}} GPU {{gpu}} Xid {{xid}}"), 18, 4),
         row("GPUs"),
         (timeseries("GPU utilisation", "Share of time a kernel ran, per GPU (DCGM_FI_DEV_GPU_UTIL).",
                     targets(("DCGM_FI_DEV_GPU_UTIL%s" % g, gpu_legend)), "percent", 0, 100,
@@ -325,6 +332,11 @@ def gpu_memory():
                     "whose use grows.",
                     targets(("DCGM_FI_DEV_FB_FREE%s / (deriv(DCGM_FI_DEV_FB_USED%s[15m]) > 0)" % (g, g), legend)),
                     "s", 0, steps=((3600, "orange"), (7200, "green")), base="red"), 12, 8),
+        (timeseries("Projected use in 1 hour", "predict_linear over the last 30 minutes, as a share of the "
+                    "GPU's memory: above 100 % the trend ends in an OOM within the hour.",
+                    targets(("predict_linear(DCGM_FI_DEV_FB_USED%s[30m], 3600) / (DCGM_FI_DEV_FB_USED%s + "
+                             "DCGM_FI_DEV_FB_FREE%s)" % (g, g, g), legend)), "percentunit", 0,
+                    steps=((0.9, "orange"), (1, "red"))), 12, 8),
         (timeseries("Top processes by GPU memory", "The 10 largest processes (llmon_gpu_process_memory_bytes, "
                     "with their pod and command).",
                     targets(("topk(10, llmon_gpu_process_memory_bytes%s)" % g,
@@ -354,6 +366,9 @@ def training():
         (stat("Step time P99", "Over the last 5 minutes, all selected instances.", q(0.99, "", m, t, "5m"), "s"), 6, 4),
         (stat("Steps per second", "All selected instances, last 5 minutes.",
               "sum(rate(%s_count{%s}[5m]))" % (m, t), STEPS), 6, 4),
+        (stat("Steps in the range", "Optimizer steps over the dashboard's time range, all selected instances "
+              "(a restarted trainer's counters are continued).",
+              "sum(increase(%s_count{%s}[$__range]))" % (m, t), "short"), 6, 4),
         (stat("Slowest instance P99", "The highest per-instance P99 over the last 5 minutes: the straggler the "
               "others wait for.", "max(%s)" % q(0.99, "instance", m, t, "5m"), "s"), 6, 4),
         (timeseries("Step time P50 / P90 / P99", "Quantiles of one optimizer step over the selected instances.",
@@ -486,6 +501,16 @@ def inference():
         (timeseries("End-to-end P99 by instance", "",
                     targets((q(0.99, "instance", "vllm:e2e_request_latency_seconds", v), "{{instance}}")), "s", 0),
          12, 8),
+        (timeseries("Requests finished within 5 s", "Share of requests whose end-to-end latency was at most "
+                    "5 s (the bucket le=\"5.0\"), per model: an SLO read straight from the histogram.",
+                    targets(('sum by (model_name) (rate(vllm:e2e_request_latency_seconds_bucket{%s,le="5.0"}'
+                             '[$__rate_interval])) / sum by (model_name) (rate(vllm:e2e_request_latency_seconds_count'
+                             '{%s}[$__rate_interval]))' % (v, v), "{{model_name}}")), "percentunit", 0, 1,
+                    steps=((0.95, "green"),), base="orange"), 12, 8),
+        (timeseries("Prompt tokens per request", "Mean prompt length per finished request and model.",
+                    targets(("sum by (model_name) (rate(vllm:prompt_tokens_total%s[$__rate_interval])) / sum by "
+                             "(model_name) (rate(vllm:request_success_total%s[$__rate_interval]))" % (sel, sel),
+                             "{{model_name}}")), "short", 0), 12, 8),
         row("Throughput and load"),
         (timeseries("Token throughput", "Prompt (prefill) and generated tokens per second per model.",
                     targets(("sum by (model_name) (rate(vllm:prompt_tokens_total%s[$__rate_interval]))" % sel,

@@ -15,8 +15,8 @@ four H100s each:
 Stories the dashboards must show: gpu-node-2 GPU 1 leaks memory towards an
 OOM, gpu-node-1 GPU 3 runs hot and throttles, gpu-node-2 is the straggler
 (slower steps, slower all-reduce after 30 minutes), gpu-node-2's trainer
-restarts 40 minutes in (2 minutes down, every counter back to 0), vLLM's
-queue builds up in a burst. Every target also has `up`.
+restarts 40 minutes in (2 minutes down, every counter back to 0), gpu-node-2
+GPU 3 reports Xid 79 twice from minute 50, vLLM's queue builds up in a burst. Every target also has `up`.
 
 Writes the same samples as OpenMetrics (for `promtool tsdb create-blocks-from
 openmetrics`) and as Prometheus text with ms timestamps (for `llmon tsdb
@@ -166,6 +166,12 @@ class Fleet(gen_data.Builder):
                                "1 while the clock event (throttle) reason is active.",
                                "llmon_gpu_clock_event_reason_active", dev + [("reason", r)])
                    for r in THROTTLE_REASONS}
+        # gpu-node-2 GPU 3 reports Xid 79 (fallen off the bus, recovered) twice, from minute 50:
+        # the labelled counter exists from its first event, as llmon's event watcher makes it.
+        xid = None
+        if training and hi == 1 and gpu == 3:
+            xid = self.add("llmon_gpu_xid_errors", "counter", "Xid errors the driver reported, by Xid.",
+                           "llmon_gpu_xid_errors_total", dev + [("xid", "79")])
         pid = 4000 + 100 * hi + gpu
         proc = self.add("llmon_gpu_process_memory_bytes", "gauge", "GPU memory used by the process.",
                         "llmon_gpu_process_memory_bytes",
@@ -190,8 +196,8 @@ class Fleet(gen_data.Builder):
                 used = min(FB_TOTAL_MIB - FB_RESERVED_MIB - 200, used + rng.randint(80, 260))
             else:
                 used = max(20000, min(FB_TOTAL_MIB - 2000, used + rng.randint(-300, 300)))
-            p = round(min(POWER_LIMIT_W + 5, 110 + 6.2 * u * (0.92 + 0.12 * rng.random())), 3)
-            tc += ((48 if hot else 33) + u * (0.4 if hot else 0.3) - tc) * 0.25 + rng.gauss(0, 0.3)
+            p = round(min(POWER_LIMIT_W + 5, 120 + 6.4 * u * (0.92 + 0.12 * rng.random())), 3)
+            tc += ((51 if hot else 33) + u * (0.4 if hot else 0.3) - tc) * 0.25 + rng.gauss(0, 0.3)
             temp = int(tc)
             power_capped = p >= POWER_LIMIT_W - 20
             thermal = temp >= 85
@@ -217,6 +223,8 @@ class Fleet(gen_data.Builder):
             for r, s in reasons.items():
                 s.samples.append((t, 1.0 if active[r] else 0.0))
             proc.samples.append((t, float((used - 510) * 1048576)))
+            if xid is not None and t >= self.start_ms + 3000 * 1000:
+                xid.samples.append((t, 1.0 if t < self.start_ms + 3300 * 1000 else 2.0))
 
     # -- the trainer: step time and NCCL collectives -------------------------------
 
