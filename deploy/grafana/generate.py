@@ -14,6 +14,7 @@ dcgm-exporter's DCGM_FI_*, llmon_gpu_*; the trainer's histograms under a
 import argparse
 import json
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -559,8 +560,48 @@ DASHBOARDS = {
 }
 
 
+def lint(d):
+    """What Grafana does not check on import: problems in this dashboard, as text lines."""
+    out, ids, cells = [], set(), set()
+    names = {v["name"] for v in d["templating"]["list"]}
+    for p in d["panels"]:
+        where = "%s: panel %r" % (d["uid"], p.get("title"))
+        if p["id"] in ids:
+            out.append("%s: id %d twice" % (where, p["id"]))
+        ids.add(p["id"])
+        g = p["gridPos"]
+        if g["x"] + g["w"] > 24:
+            out.append("%s: wider than the grid" % where)
+        for x in range(g["x"], g["x"] + g["w"]):
+            for y in range(g["y"], g["y"] + g["h"]):
+                if (x, y) in cells:
+                    out.append("%s: overlaps another panel at %d,%d" % (where, x, y))
+                cells.add((x, y))
+        if p["type"] == "row":
+            continue
+        unit = p["options"]["yAxis"]["unit"] if p["type"] == "heatmap" else p["fieldConfig"]["defaults"].get("unit")
+        if not unit:
+            out.append("%s: no unit" % where)
+        if p.get("datasource") != DS:
+            out.append("%s: data source is not ${datasource}" % where)
+        for t in p["targets"]:
+            e = t["expr"]
+            if t.get("datasource") != DS:
+                out.append("%s: target %s: data source is not ${datasource}" % (where, t["refId"]))
+            for ref in re.findall(r"\$\{?(\w+)", e):
+                if ref not in names and not ref.startswith("__"):
+                    out.append("%s: $%s is no variable" % (where, ref))
+            if e.count("(") != e.count(")") or e.count("{") != e.count("}"):
+                out.append("%s: unbalanced brackets in %s" % (where, e))
+    return out
+
+
 def render(make):
-    return json.dumps(make(), indent=2, ensure_ascii=False) + "\n"
+    d = make()
+    problems = lint(d)
+    if problems:
+        sys.exit("\n".join(problems))
+    return json.dumps(d, indent=2, ensure_ascii=False) + "\n"
 
 
 def main():
