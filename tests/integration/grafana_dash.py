@@ -9,8 +9,8 @@ resolves the templating variables in order (`label_values(metric, label)`
 through /api/v1/label/<label>/values?match[]=metric, and again through
 /api/v1/series?match[]=metric as Grafana does without a Prometheus version
 set: both must agree; `label_values(label)`
-without match[], `query_result(expr)` through an instant query, custom and
-constant variables from their values), substitutes `$var`, `${var}`,
+without match[], `query_result(expr)` through an instant query, custom,
+constant and textbox variables from their values), substitutes `$var`, `${var}`,
 `[[var]]` the way Grafana's interpolateQueryExpr does (a single-value
 variable as is, a multi/includeAll one regex-escaped, several values as
 `(a|b)`), then $__interval, $__rate_interval, $__range like Grafana's
@@ -23,9 +23,19 @@ backend, and runs each query as an instant query.
   grafana_dash.py fill DASHBOARD --llmon URL [--per-value VAR,...] [--expect VAR=N,...]
       every query must have data, with the variables on All and then on
       each single value of the --per-value variables
+  grafana_dash.py agree DASHBOARD --llmon URL --prom URL --time T --range S [--per-value VAR,...]
+                  [--known FILE]
+      both sides over the same data: the same variable values, and every
+      query (instant at T, and the range query over [T - S, T] where Grafana
+      sends one), on All and on each single value of the --per-value
+      variables, answers without error, with data from Prometheus (on All),
+      and the same series and values (tests/promql/diff/compare.py's rules)
+      from llmon; a difference fails unless the query or panel title is in
+      FILE
 """
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -253,7 +263,7 @@ def resolve(dash, api, start, end, series_api=False):
         by_name[name] = v
         if kind == "datasource":
             continue
-        if kind in ("custom", "constant"):
+        if kind in ("custom", "constant", "textbox"):  # a textbox's query is its default value
             values = [x.strip() for x in variable_query(v).split(",")] if kind == "custom" else [variable_query(v)]
         elif kind == "query":
             q = interpolate(variable_query(v), selected, by_name)
@@ -486,9 +496,74 @@ def cmd_fill(args):
     return 1 if bad else 0
 
 
+def cmd_agree(args):
+    sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "promql", "diff"))
+    import compare  # the answers' comparison of the PromQL differential test
+
+    dash, t, scrape_ms = start(args)
+    known = load_gaps(args.known) if args.known else {}
+    lm = Run(dash, Api(args.llmon), t, args.range, scrape_ms, args.max_data_points)
+    pr = Run(dash, Api(args.prom), t, args.range, scrape_ms, args.max_data_points)
+    title = dash.get("title", args.dashboard)
+    print("%s: variables" % title)
+    describe("llmon", lm)
+    describe("prom", pr)
+    print("  (differences below: A is Prometheus, B is llmon)")
+    bad = ["llmon " + m for m in lm.series_mismatch] + ["Prometheus " + m for m in pr.series_mismatch]
+    for name, values in pr.options.items():
+        if not values:
+            bad.append("$%s has no values in Prometheus: the data do not cover the dashboard" % name)
+        if lm.options.get(name) != values:
+            bad.append("$%s: llmon %s, Prometheus %s" % (name, lm.options.get(name), values))
+    selections = [("All", pr.selected)]
+    for name in filter(None, args.per_value.split(",")):
+        for value in pr.options.get(name, []):
+            sel = dict(pr.selected)
+            sel[name] = [value]
+            selections.append(("%s=%s" % (name, value), sel))
+    targets = targets_of(dash)
+    requests = agreed = 0
+    used = set()
+    for label, sel in selections:
+        for panel, target in targets:
+            expr = pr.expr(panel, target, sel)
+            cases = [("instant", {"kind": "instant", "query": expr, "params": {"time": "%.3f" % t}})]
+            if is_range(target):
+                step = step_ms_of(panel, target, pr.range_ms, scrape_ms, args.max_data_points)[1] / 1000.0
+                end = int(t // step * step)
+                cases.append(("range", {"kind": "range", "query": expr, "params": {
+                    "start": "%d" % (end - args.range), "end": "%d" % end, "step": "%g" % step}}))
+            for kind, case in cases:
+                requests += 1
+                a = compare.ask(args.prom, case, 30)
+                b = compare.ask(args.llmon, case, 30)
+                problems = compare.compare_answers(a, b, False)
+                if a.status() != "success":
+                    problems.insert(0, "Prometheus: %s" % a.describe())
+                elif not has_data(a.body) and label == "All":  # one value may rightly have none
+                    problems.insert(0, "no data from Prometheus: the data do not cover this query")
+                key = gap_key(panel, target, known)
+                if key and problems:
+                    used.add(key)
+                    print("  known failure (%s): [%s] (%s, %s) %s" % (known[key], panel.get("title"), label, kind, expr))
+                elif problems:
+                    bad.append("[%s] (%s, %s) %s\n      %s" % (panel.get("title"), label, kind, expr,
+                                                             "\n      ".join(problems)))
+                else:
+                    agreed += 1
+    print("%s: %d panel queries x %d variable selections: %d requests (instant and range), %d agree" % (
+        title, len(targets), len(selections), requests, agreed))
+    for key in sorted(set(known) - used):
+        if any(gap_key(p, tg, {key: ""}) for p, tg in targets):
+            bad.append("known failure %r agrees now: remove it from %s" % (key, args.known))
+    for b in bad:
+        print("  FAIL: " + b)
+    return 1 if bad else 0
+
+
 def cmd_selftest(args):
     """The extractor and the interpolation on the fixtures and on Grafana's own rules."""
-    import os
     fails = []
 
     def check(cond, what):
@@ -524,6 +599,26 @@ def cmd_selftest(args):
     check(builtins("[$__rate_interval]", p, t, 300000, 1000, 1000) == "[4s]", "$__rate_interval, 5 m at 1 s scrape")
     check(builtins("[$__rate_interval]", p, t, 86400000, 15000, 1000) == "[1m15s]", "$__rate_interval, 24 h at 15 s")
     check(builtins("[$__interval] $__range", p, t, 3600000, 15000, 1000) == "[15s] 3600s", "$__interval, $__range")
+    check(builtins("[$__interval]", {"interval": "1m"}, t, 3600000, 15000, 1000) == "[1m]",
+          "a panel's min interval raises $__interval")
+
+    class FakeApi:
+        def __init__(self):
+            self.matches = []
+
+        def call(self, path, params, post=False):
+            self.matches.append(params.get("match[]"))
+            return {"status": "success", "data": ["b.x:8000", "a.x:8000", "a.x:8001"]}
+
+    fake = FakeApi()
+    dash = {"templating": {"list": [
+        {"name": "prefix", "type": "textbox", "query": "trainer"},
+        {"name": "host", "type": "query", "query": "label_values(${prefix}_step_count, instance)",
+         "regex": "/^([^:]+)/", "includeAll": True, "multi": True, "sort": 1}]}}
+    _, opts, sel = resolve(dash, fake, 0, 1)
+    check(fake.matches == ["trainer_step_count"], "a textbox's value in a later variable's query: %s" % fake.matches)
+    check(opts.get("host") == ["a.x", "b.x"] and sel.get("prefix") == ["trainer"],
+          "regex capture, sorted and deduplicated: %s %s" % (opts, sel))
     import tempfile
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as g:
         g.write("# comment\n\nnode_load1{instance=\"$node\"} | one query\nEntropy | a whole panel\n")
@@ -554,8 +649,13 @@ def main():
     f.add_argument("--per-value", default="")
     f.add_argument("--expect", default="")
     f.add_argument("--gaps", default="", help="queries or panel titles allowed to be empty (QUERY | reason)")
+    a = sub.add_parser("agree")
+    common_args(a)
+    a.add_argument("--prom", required=True)
+    a.add_argument("--per-value", default="")
+    a.add_argument("--known", default="", help="queries or panel titles known to differ (QUERY | reason)")
     args = ap.parse_args()
-    return {"selftest": cmd_selftest, "compare": cmd_compare, "fill": cmd_fill}[args.cmd](args)
+    return {"selftest": cmd_selftest, "compare": cmd_compare, "fill": cmd_fill, "agree": cmd_agree}[args.cmd](args)
 
 
 if __name__ == "__main__":
