@@ -1,6 +1,7 @@
 #include "procfs/bcache.h"
 
 #include <string>
+#include <type_traits>
 
 #include "base/strings.h"
 #include "go/strconv.h"
@@ -60,9 +61,17 @@ std::string_view trim_suffix(std::string_view s, std::string_view suffix) {
   return s;
 }
 
-std::string_view without_cr(std::string_view line) {
-  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);  // bufio.ScanLines drops it
-  return line;
+// fn(line, line_no) -> Status for each line, as bufio.ScanLines gives them
+// (a trailing '\r' dropped); stops at the first error.
+template <typename Fn>
+Status for_each_line(std::string_view text, Fn&& fn) {
+  base::LineIterator lines(text);
+  std::string_view line;
+  while (lines.next(line)) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (Status s = fn(line, lines.line_no()); !s) return s;
+  }
+  return Status::ok();
 }
 
 }  // namespace
@@ -94,66 +103,60 @@ Expected<uint64_t> parse_bcache_value(std::string_view file_text, std::string_vi
 
 Status parse_bcache_writeback_rate_debug(std::string_view text, std::string_view file, BcacheWritebackRateDebug& out) {
   out = {};
-  base::LineIterator lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    line = without_cr(line);
-    const std::string w = std::string(file) + ":" + std::to_string(lines.line_no());
+  return for_each_line(text, [&](std::string_view line, int line_no) -> Status {
+    const std::string w = std::string(file) + ":" + std::to_string(line_no);
     std::string_view value = last_field(line);
-    auto unsigned_into = [&](uint64_t& dst, std::string_view v) -> Status {
-      auto n = bcache_dehumanize(v, w);
-      if (!n) return n.status();
-      dst = *n;
-      return Status::ok();
-    };
-    auto signed_into = [&](int64_t& dst, std::string_view v) -> Status {
-      auto n = bcache_dehumanize_signed(v, w);
+    // Dehumanizes v into dst, signed or not as dst is.
+    auto into = [&](auto& dst, std::string_view v) -> Status {
+      using T = std::remove_reference_t<decltype(dst)>;
+      Expected<T> n = [&]() -> Expected<T> {
+        if constexpr (std::is_signed_v<T>)
+          return bcache_dehumanize_signed(v, w);
+        else
+          return bcache_dehumanize(v, w);
+      }();
       if (!n) return n.status();
       dst = *n;
       return Status::ok();
     };
     Status s;
     if (base::starts_with(line, "rate:")) {
-      s = unsigned_into(out.rate, trim_suffix(value, "/sec"));
+      s = into(out.rate, trim_suffix(value, "/sec"));
     } else if (base::starts_with(line, "dirty:")) {
-      s = unsigned_into(out.dirty, value);
+      s = into(out.dirty, value);
     } else if (base::starts_with(line, "target:")) {
-      s = unsigned_into(out.target, value);
+      s = into(out.target, value);
     } else if (base::starts_with(line, "proportional:")) {
-      s = signed_into(out.proportional, value);
+      s = into(out.proportional, value);
     } else if (base::starts_with(line, "integral:")) {
-      s = signed_into(out.integral, value);
+      s = into(out.integral, value);
     } else if (base::starts_with(line, "change:")) {
-      s = signed_into(out.change, trim_suffix(value, "/sec"));
+      s = into(out.change, trim_suffix(value, "/sec"));
     } else if (base::starts_with(line, "next io:")) {
       std::string_view ms = trim_suffix(value, "ms");
       auto n = parse_decimal_int(ms);
       if (!n) return invalid(w, value, "not a decimal integer");
       out.next_io_ms = *n;
     }
-    if (!s) return s;
-  }
-  return Status::ok();
+    return s;
+  });
 }
 
 Status parse_bcache_priority_stats(std::string_view text, std::string_view file, BcachePriorityStats& out) {
   out = {};
-  base::LineIterator lines(text);
-  std::string_view line;
-  while (lines.next(line)) {
-    line = without_cr(line);
+  return for_each_line(text, [&](std::string_view line, int line_no) -> Status {
     uint64_t* dst = base::starts_with(line, "Unused:")     ? &out.unused_percent
                     : base::starts_with(line, "Metadata:") ? &out.metadata_percent
                                                            : nullptr;
-    if (dst == nullptr) continue;
+    if (dst == nullptr) return Status::ok();
     std::string_view raw = last_field(line);
     auto n = base::parse_u64(trim_suffix(raw, "%"));
     if (!n)
       return Status::error(
-          base::where(file, lines.line_no(), "invalid percentage \"" + std::string(raw) + "\" (expected e.g. 13%)"));
+          base::where(file, line_no, "invalid percentage \"" + std::string(raw) + "\" (expected e.g. 13%)"));
     *dst = *n;
-  }
-  return Status::ok();
+    return Status::ok();
+  });
 }
 
 }  // namespace llmon::procfs
