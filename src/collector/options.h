@@ -38,6 +38,7 @@ inline constexpr base::RegexFlag kCollectorVmstatFields{"collector.vmstat.fields
 inline constexpr base::RegexFlag kCollectorNetstatFields{"collector.netstat.fields"};
 inline constexpr base::StringFlag kCollectorTextfileDirectory{"collector.textfile.directory"};
 inline constexpr base::StringFlag kCollectorIpvsBackendLabels{"collector.ipvs.backend-labels"};
+inline constexpr base::BoolFlag kCollectorBcachePriorityStats{"collector.bcache.priorityStats"};
 inline constexpr base::StringFlag kNvmlLibrary{"nvml.library"};
 inline constexpr base::StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
 inline constexpr base::StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
@@ -57,7 +58,7 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
     kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,
-    kCollectorIpvsBackendLabels, kNvmlLibrary,
+    kCollectorIpvsBackendLabels, kCollectorBcachePriorityStats, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,
 };

@@ -54,6 +54,7 @@ using collector::flag::kCollectorVmstatFields;
 using collector::flag::kCollectorNetstatFields;
 using collector::flag::kCollectorTextfileDirectory;
 using collector::flag::kCollectorIpvsBackendLabels;
+using collector::flag::kCollectorBcachePriorityStats;
 using collector::flag::kNvmlLibrary;
 using collector::flag::kCollectorGpuHostnameLabel;
 using collector::flag::kCollectorGpuHostname;
@@ -108,7 +109,7 @@ inline constexpr FlagRef kAll[] = {
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
     kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,
-    kCollectorIpvsBackendLabels, kNvmlLibrary,
+    kCollectorIpvsBackendLabels, kCollectorBcachePriorityStats, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,

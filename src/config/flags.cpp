@@ -90,6 +90,9 @@ std::vector<FlagSpec> build_table() {
        "Comma separated list for IPVS backend stats labels (of the default's; series that then share labels are "
        "summed).",
        collect},
+      {flag::kCollectorBcachePriorityStats, "false",
+       "Expose expensive priority stats (node_bcache_priority_stats_*: the kernel walks every bucket to print them).",
+       collect},
       {flag::kNvmlLibrary, "libnvidia-ml.so.1",
        "NVML library the gpu collector loads (a path, or a soname searched the usual way).", collect},
       {flag::kCollectorGpuHostnameLabel, "Hostname",

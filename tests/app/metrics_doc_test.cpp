@@ -32,7 +32,7 @@ std::string fake_nvml() {
 
 // Flags that give each collector a tree showing all of its families: the
 // fixture host, the GPU host with the fake 8x H100 NVML, the amdgpu tree; cpu
-// with its off-by-default cpuinfo families.
+// with its off-by-default cpuinfo families, bcache with priority_stats'.
 std::vector<std::string> flags_for(std::string_view name) {
   if (name == "gpu") {
     ::setenv("LLMON_FAKE_NVML_SCENARIO", (testing::source_dir() + "/tests/fake_nvml/scenarios/h100x8.json").c_str(), 1);
@@ -49,6 +49,7 @@ std::vector<std::string> flags_for(std::string_view name) {
     flags.push_back("--collector.cpu.info.flags-include=^ht$");
     flags.push_back("--collector.cpu.info.bugs-include=^spectre_v1$");
   }
+  if (name == "bcache") flags.push_back("--collector.bcache.priorityStats");  // its two optional families
   return flags;
 }
 

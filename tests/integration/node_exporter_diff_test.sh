@@ -29,10 +29,11 @@ NE_UPSTREAM_DEFAULTS=(
   '--collector.netdev.device-exclude='
 )
 
-# Collectors off by default in both (issue 15), switched on on both sides.
+# Collectors and options off by default in both (issue 15), switched on on
+# both sides (mountstats reads proc/self -> 2210, the agent's own pid there).
 OFF_BY_DEFAULT=(--collector.meminfo_numa --collector.interrupts --collector.processes
   --collector.cpu.info '--collector.cpu.info.flags-include=^(avx512.*|amx_.*|ht)$'
-  --collector.cpu.info.bugs-include=spectre)
+  --collector.cpu.info.bugs-include=spectre --collector.mountstats --collector.bcache.priorityStats)
 
 # Both read the same text files: two good ones and a malformed one
 # (node_textfile_scrape_error 1, its families left out).
