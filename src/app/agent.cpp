@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "api/diagnosis_route.h"
 #include "api/notify_routes.h"
 #include "api/query_api.h"
 #include "app/alerting.h"
@@ -16,6 +17,7 @@
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
 #include "collector/registry.h"
+#include "diagnose/detector.h"
 #include "http/server.h"
 #include "ingest/snapshot_sink.h"
 #include "promql/engine.h"
@@ -150,6 +152,22 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       db.get(), engine.get(), [&sched] { return sched.latest(); }, clock, std::move(qo));
   if (Status st = api::register_query_api(server, query_api); !st)
     log.error("cannot register the query API", {{"err", st.message()}});
+  if (engine) {
+    api::DiagnosisRouteOptions dro;
+    auto prices = diagnose::parse_gpu_prices(s.get(config::flag::kDiagnoseGpuPrice));
+    if (!prices) log.error("diagnosis uses the default GPU prices", {{"err", prices.error()}});
+    dro.gpu_price = prices ? std::move(*prices) : diagnose::default_gpu_prices();
+    dro.default_window_ms = s.get(config::flag::kWindow);
+    dro.default_selector = [&s, &server] {
+      std::string m = s.get(config::flag::kDiagnoseSelector);
+      if (!m.empty()) return m;
+      for (const model::Label& l : self_sink_options(s, server.port(), system_hostname).target_labels)
+        m += (m.empty() ? "" : ",") + l.name + "=\"" + l.value + "\"";
+      return m;
+    };
+    if (Status st = api::register_diagnosis_route(server, *engine, clock, std::move(dro)); !st)
+      log.error("cannot register the diagnosis API", {{"err", st.message()}});
+  }
   if (alerting) {
     if (Status st = alerting->register_routes(server); !st)
       log.error("cannot register the rules API", {{"err", st.message()}});

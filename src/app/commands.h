@@ -21,6 +21,10 @@ int run_tsdb(const config::Settings& s, std::FILE* out, std::FILE* err);
 // `llmon query EXPR [--time | --start --end --step] [--json] [--url]`: asks a
 // running agent's query API; 0 ok, 1 query error, 2 usage/connection error.
 int run_query(const config::Settings& s, std::FILE* out, std::FILE* err);
+
+// `llmon diagnose`: findings over a window of a store or a running agent
+// (docs/diagnosis.md); 0 healthy, 1 findings of warning or worse, 2 errors.
+int run_diagnose(const config::Settings& s, std::FILE* out, std::FILE* err);
 // `llmon rules check FILE...` / `llmon rules test FILE...`: promtool's
 // check rules / test rules, same output and exit codes; `check` without
 // files checks the built-in pack.

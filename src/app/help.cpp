@@ -34,6 +34,8 @@ void write_help(std::FILE* out, bool markdown) {
       "llmon tsdb dump [METRIC]    samples of --storage.path as Prometheus text with ms timestamps\n"
       "llmon query EXPR [--time=T | --start=T --end=T --step=D] [--json] [--url=URL]\n"
       "                 evaluate PromQL on a running agent (docs/api.md)\n"
+      "llmon diagnose [--window=15m] [--time=T] [--json] [--url=URL]\n"
+      "                 name the bottleneck, idle GPUs, OOM risk, throttling and faults (docs/diagnosis.md)\n"
       "llmon rules check [FILE...]  validate rule files like promtool (no FILE: the built-in pack)\n"
       "llmon rules test FILE...    run promtool-format rule unit tests (docs/alerting.md)\n"
       "llmon alerts [--url=URL]    pending and firing alerts of a running agent\n"

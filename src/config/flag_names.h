@@ -96,6 +96,9 @@ inline constexpr StringFlag kStep{"step"};
 inline constexpr StringFlag kUrl{"url"};
 inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
+inline constexpr DurationFlag kWindow{"window"};
+inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
+inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
 
 // Every constant above, in the same order.
 // clang-format off
@@ -118,6 +121,7 @@ inline constexpr FlagRef kAll[] = {
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
+    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice,
 };
 // clang-format on
 

@@ -20,8 +20,8 @@ struct Row {
 std::vector<FlagSpec> build_table() {
   const std::vector<std::string> agent{"agent"};
   const std::vector<std::string> collect{"agent", "snapshot"};
-  const std::vector<std::string> storage{"agent", "tsdb"};
-  const std::vector<std::string> query{"query"};
+  const std::vector<std::string> storage{"agent", "tsdb", "diagnose"};
+  const std::vector<std::string> query{"query", "diagnose"};
   const Row rows[] = {
       {flag::kConfigFile, "", "YAML file with flag values (keys are flag names; nested maps join with '.').", {}},
       {flag::kLogLevel, "info", "Least severe log level to print: debug, info, warn, error.", {}},
@@ -29,7 +29,7 @@ std::vector<FlagSpec> build_table() {
        "127.0.0.1:8747",
        "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
        "agent there unless --url is given.",
-       {"agent", "query"}},
+       {"agent", "query", "diagnose"}},
       {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
       {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.",
        agent},
@@ -201,7 +201,21 @@ std::vector<FlagSpec> build_table() {
        "false",
        "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
        "query`'s API response as received.",
-       {"snapshot", "tsdb", "query"}},
+       {"snapshot", "tsdb", "query", "diagnose"}},
+      {flag::kWindow,
+       "15m",
+       "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time.",
+       {"agent", "diagnose"}},
+      {flag::kDiagnoseSelector,
+       "",
+       "Matchers added to every query of a diagnosis, e.g. instance=\"gpu01:8747\" (empty: the agent's own "
+       "job and instance in the agent; every series for `llmon diagnose --storage.path`).",
+       {"agent", "diagnose"}},
+      {flag::kDiagnoseGpuPrice,
+       "",
+       "$ per GPU-hour by model, for idle-GPU cost: MODEL=PRICE,... matched as a substring of modelName "
+       "(H100=2.5,A100=1.8); replaces the documented defaults for those models (docs/diagnosis.md).",
+       {"agent", "diagnose"}},
   };
   std::vector<FlagSpec> t;
   for (const Row& r : rows) t.push_back({std::string(r.flag.name), r.flag.kind, r.default_value, r.help, r.commands});

@@ -1,0 +1,96 @@
+// `llmon diagnose [--window=15m] [--time=T] [--json] [--url=URL | --storage.path=DIR]`
+// (docs/diagnosis.md): with --url, asks a running agent's /api/v1/diagnosis;
+// otherwise opens --storage.path read-only (an agent may be writing it) and
+// diagnoses it here. Exit codes: 0 healthy, 1 findings of warning or worse,
+// 2 usage, connection or store errors.
+#include <cstdio>
+#include <string>
+
+#include "api/params.h"
+#include "app/commands.h"
+#include "app/storage_setup.h"
+#include "base/log.h"
+#include "diagnose/diagnose.h"
+#include "diagnose/report.h"
+#include "net/api_client.h"
+#include "promql/engine.h"
+#include "tsdb/db.h"
+
+namespace llmon::app {
+
+namespace {
+
+int usage(std::FILE* err, const std::string& why) {
+  std::fprintf(err,
+               "llmon diagnose: %s\n"
+               "usage: llmon diagnose [--window=15m] [--time=T] [--json] [--diagnose.selector=M] "
+               "[--url=http://HOST:PORT | --storage.path=DIR]\n",
+               why.c_str());
+  return 2;
+}
+
+// Prints the report; the exit code: 1 when a finding is warning or worse.
+int print(const config::Settings& s, const diagnose::Diagnosis& d, std::FILE* out) {
+  std::string text = s.get(config::flag::kJson) ? diagnose::format_json(d) : diagnose::format_text(d);
+  std::fwrite(text.data(), 1, text.size(), out);
+  for (const auto& f : d.findings)
+    if (f.severity != diagnose::Severity::kInfo) return 1;
+  return 0;
+}
+
+int from_agent(const config::Settings& s, std::FILE* out, std::FILE* err) {
+  auto url = net::parse_http_url(s.get(config::flag::kUrl));
+  if (!url) return usage(err, url.error());
+  std::string target = "/api/v1/diagnosis?window=" + std::to_string(s.get(config::flag::kWindow) / 1000) + "s";
+  if (const auto& t = s.get(config::flag::kTime); !t.empty()) target += "&time=" + net::url_encode(t);
+  if (const auto& m = s.get(config::flag::kDiagnoseSelector); !m.empty()) target += "&selector=" + net::url_encode(m);
+  auto res = net::http_get(*url, target, 130'000);
+  if (!res) {
+    std::fprintf(err, "llmon diagnose: %s (is `llmon agent` running there?)\n", res.error().c_str());
+    return 2;
+  }
+  if (res->status != 200) {
+    std::fprintf(err, "llmon diagnose: HTTP %d: %s\n", res->status, res->body.substr(0, 300).c_str());
+    return 2;
+  }
+  auto d = diagnose::parse_json(res->body);
+  if (!d) {
+    std::fprintf(err, "llmon diagnose: unexpected answer: %s\n", d.error().c_str());
+    return 2;
+  }
+  return print(s, *d, out);
+}
+
+}  // namespace
+
+int run_diagnose(const config::Settings& s, std::FILE* out, std::FILE* err) {
+  if (!s.positional.empty()) return usage(err, "unexpected argument \"" + s.positional[0] + "\"");
+  if (!s.get(config::flag::kUrl).empty()) return from_agent(s, out, err);
+  auto prices = diagnose::parse_gpu_prices(s.get(config::flag::kDiagnoseGpuPrice));
+  if (!prices) return usage(err, prices.error());
+  base::Logger log(base::LogLevel::kError, err);
+  base::SystemClock clock;
+  tsdb::DbOptions o = db_options(s);
+  o.read_only = true;
+  auto db = tsdb::Db::open(o, log, clock);
+  if (!db) {
+    std::fprintf(err, "llmon diagnose: %s\n", db.error().c_str());
+    return 2;
+  }
+  diagnose::Options d;
+  d.t_ms = clock.now_ms();
+  if (const auto& t = s.get(config::flag::kTime); !t.empty()) {
+    auto parsed = api::parse_time_ms(t);
+    if (!parsed) return usage(err, "--time: " + parsed.error());
+    d.t_ms = *parsed;
+  }
+  d.window_ms = s.get(config::flag::kWindow);
+  if (d.window_ms <= 0) return usage(err, "--window must be positive");
+  d.selector = s.get(config::flag::kDiagnoseSelector);
+  d.gpu_price = std::move(*prices);
+  promql::Engine engine(**db, promql::EngineOptions{});
+  diagnose::EngineSource source(engine);
+  return print(s, diagnose::run(source, d), out);
+}
+
+}  // namespace llmon::app

@@ -1,0 +1,22 @@
+// The registry: one line per detector.
+#include "diagnose/detector.h"
+
+namespace llmon::diagnose {
+
+std::unique_ptr<Detector> make_idle_gpu();
+std::unique_ptr<Detector> make_throttling();
+std::unique_ptr<Detector> make_memory();
+std::unique_ptr<Detector> make_hardware_fault();
+std::unique_ptr<Detector> make_input_bound();
+
+std::vector<std::unique_ptr<Detector>> builtin_detectors() {
+  std::vector<std::unique_ptr<Detector>> d;
+  d.push_back(make_hardware_fault());
+  d.push_back(make_memory());
+  d.push_back(make_throttling());
+  d.push_back(make_input_bound());
+  d.push_back(make_idle_gpu());
+  return d;
+}
+
+}  // namespace llmon::diagnose

@@ -1,0 +1,368 @@
+// The diagnosis engine and its detectors over a real store (tsdb::Db in a
+// temporary directory) filled with 15 minutes of synthetic series at 15 s,
+// and PromQL evaluated by the real engine: each test injects one problem and
+// checks the kind, subject, severity and evidence, and that a healthy node
+// has no finding. The labelled scenario evaluation is docs/diagnosis.md's.
+#include "diagnose/diagnose.h"
+
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <sstream>
+
+#include "diagnose/report.h"
+#include "nlohmann/json.hpp"
+#include "tsdb/db.h"
+
+namespace llmon::diagnose {
+namespace {
+
+constexpr int64_t kEnd = 1'800'000'000'000;  // ms
+constexpr int64_t kWindow = 15 * 60 * 1000;
+constexpr double kGiB = 1024.0 * 1024 * 1024;
+
+// The host's series: how idle its cores are, swapping, I/O stalls, disk busy.
+struct Host {
+  double idle_share = 0.8;
+  double swap_pages_per_s = 0;
+  double psi_io = 0.02;
+  double disk_util = 0.1;
+};
+
+class DiagnoseTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = ::testing::TempDir() + "/diagnose_test.XXXXXX";
+    ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
+    dir_ = tmpl;
+    tsdb::DbOptions o;
+    o.path = dir_ + "/data";
+    o.background = false;
+    o.min_free_bytes = 0;
+    o.retention_ms = std::numeric_limits<int64_t>::max() / 4;
+    auto db = tsdb::Db::open(o, log_, clock_);
+    ASSERT_TRUE(db.has_value()) << db.error();
+    db_ = std::move(*db);
+  }
+  void TearDown() override {
+    engine_.reset();
+    if (db_) (void)db_->close();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+
+  // One series over the window (and 5 minutes before it), every 15 s; f(i, n) with i the sample index.
+  void series(const std::string& name, std::vector<model::Label> labels, std::function<double(int, int)> f) {
+    labels.push_back({"__name__", name});
+    labels.push_back({"job", "llmon"});
+    labels.push_back({"instance", "node1:8747"});
+    auto l = model::Labels::make(std::move(labels));
+    ASSERT_TRUE(l) << l.error();
+    auto app = db_->appender();
+    const int n = static_cast<int>((kWindow + 5 * 60 * 1000) / 15000) + 1;
+    for (int i = 0; i < n; ++i) {
+      int64_t t = kEnd - static_cast<int64_t>(n - 1 - i) * 15000;
+      auto r = app->append(0, *l, t, f(i, n));
+      ASSERT_TRUE(r) << r.error();
+    }
+    ASSERT_TRUE(app->commit().is_ok());
+  }
+  static std::function<double(int, int)> constant(double v) {
+    return [v](int, int) { return v; };
+  }
+  std::vector<model::Label> gpu(const std::string& id) {
+    return {{"gpu", id}, {"UUID", "GPU-" + id}, {"modelName", "NVIDIA H100 80GB HBM3"}};
+  }
+  // A busy, healthy GPU: 95 %, 60 of 80 GiB, cool, full clocks, no reason active.
+  void healthy_gpu(const std::string& id, double util = 95) {
+    series("DCGM_FI_DEV_GPU_UTIL", gpu(id), constant(util));
+    series("DCGM_FI_DEV_FB_USED", gpu(id), constant(60000));
+    series("DCGM_FI_DEV_FB_FREE", gpu(id), constant(20000));
+    series("DCGM_FI_DEV_SM_CLOCK", gpu(id), constant(1980));
+    series("DCGM_FI_DEV_MAX_SM_CLOCK", gpu(id), constant(1980));
+    series("DCGM_FI_DEV_GPU_TEMP", gpu(id), constant(60));
+    series("DCGM_FI_DEV_SLOWDOWN_TEMP", gpu(id), constant(89));
+    series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu(id), constant(0));
+    series("DCGM_FI_DEV_PCIE_LINK_GEN", gpu(id), constant(5));
+    series("DCGM_FI_DEV_PCIE_MAX_LINK_GEN", gpu(id), constant(5));
+    series("DCGM_FI_DEV_PCIE_LINK_WIDTH", gpu(id), constant(16));
+    series("DCGM_FI_DEV_PCIE_MAX_LINK_WIDTH", gpu(id), constant(16));
+    auto thermal = gpu(id);
+    thermal.push_back({"reason", "sw_thermal_slowdown"});
+    series("llmon_gpu_clock_event_reason_active", thermal, constant(0));
+    process(id, "41" + id, 55 * kGiB, 0.3);
+  }
+  void process(const std::string& id, const std::string& pid, double bytes, double cores) {
+    auto p = gpu(id);
+    p.push_back({"pid", pid});
+    p.push_back({"command", "python"});
+    series("llmon_gpu_process_memory_bytes", p, constant(bytes));
+    series("llmon_gpu_process_cpu_seconds_total", p, [cores](int i, int) { return 1000 + i * 15 * cores; });
+  }
+  void host(Host h = {}) {
+    const double idle_share = h.idle_share;
+    for (const char* cpu : {"0", "1"}) {
+      series("node_cpu_seconds_total", {{"cpu", cpu}, {"mode", "idle"}},
+             [idle_share](int i, int) { return 5000 + i * 15 * idle_share; });
+      series("node_cpu_seconds_total", {{"cpu", cpu}, {"mode", "iowait"}}, [](int i, int) { return 10 + i * 0.15; });
+    }
+    series("node_memory_MemTotal_bytes", {}, constant(64 * kGiB));
+    series("node_memory_MemAvailable_bytes", {}, constant(40 * kGiB));
+    series("node_vmstat_pswpin", {}, [h](int i, int) { return i * 15 * h.swap_pages_per_s; });
+    series("node_vmstat_pswpout", {}, constant(0));
+    series("node_pressure_cpu_waiting_seconds_total", {}, [](int i, int) { return i * 0.15; });
+    series("node_pressure_memory_waiting_seconds_total", {}, constant(3));
+    series("node_pressure_io_waiting_seconds_total", {}, [h](int i, int) { return i * 15 * h.psi_io; });
+    series("node_disk_io_time_seconds_total", {{"device", "nvme0n1"}},
+           [h](int i, int) { return i * 15 * h.disk_util; });
+  }
+
+  Diagnosis diagnose() {
+    engine_ = std::make_unique<promql::Engine>(*db_, promql::EngineOptions{});
+    EngineSource src(*engine_);
+    Options o;
+    o.t_ms = kEnd;
+    o.window_ms = kWindow;
+    o.selector = "job=\"llmon\"";
+    o.gpu_price = default_gpu_prices();
+    return run(src, o);
+  }
+  static const Finding* find(const Diagnosis& d, std::string_view kind) {
+    for (const auto& f : d.findings)
+      if (f.kind == kind) return &f;
+    return nullptr;
+  }
+  static std::string kinds(const Diagnosis& d) {
+    std::string s;
+    for (const auto& f : d.findings) s += f.kind + "(" + f.summary + ") ";
+    return s;
+  }
+
+  std::string dir_;
+  base::Logger log_{base::LogLevel::kError};
+  base::ManualClock clock_{kEnd};
+  std::unique_ptr<tsdb::Db> db_;
+  std::unique_ptr<promql::Engine> engine_;
+};
+
+TEST_F(DiagnoseTest, HealthyNodeHasNoFindingsAndASummary) {
+  healthy_gpu("0");
+  healthy_gpu("1");
+  host();
+  Diagnosis d = diagnose();
+  EXPECT_TRUE(d.findings.empty()) << kinds(d);
+  EXPECT_TRUE(d.errors.empty()) << d.errors.front();
+  EXPECT_EQ(d.summary.gpus, 2);
+  EXPECT_NEAR(d.summary.gpu_utilization_avg, 95, 1e-9);
+  EXPECT_NEAR(d.summary.gpu_hours, 0.5, 1e-9);
+  EXPECT_NEAR(d.summary.cost, 0.5 * 2.5, 1e-9) << "H100 at the default $2.5/h";
+  EXPECT_NE(format_text(d).find("healthy: 2 GPUs at 95 %"), std::string::npos) << format_text(d);
+}
+
+TEST_F(DiagnoseTest, IdleGpuHoldingMemoryNamesTheProcessAndTheCost) {
+  healthy_gpu("0");
+  series("DCGM_FI_DEV_GPU_UTIL", gpu("1"), constant(2));
+  series("DCGM_FI_DEV_FB_USED", gpu("1"), constant(41000));
+  series("DCGM_FI_DEV_FB_FREE", gpu("1"), constant(39000));
+  process("1", "5150", 40 * kGiB, 0.01);
+  host();
+  Diagnosis d = diagnose();
+  const Finding* f = find(d, kind::kIdleGpu);
+  ASSERT_NE(f, nullptr) << kinds(d);
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_EQ(f->subject.at("gpu"), "1");
+  EXPECT_EQ(f->subject.at("pid"), "5150");
+  EXPECT_GE(f->confidence, 0.99);
+  EXPECT_NE(f->summary.find("averaged 2 % busy"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("40.0 GiB"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("$0.61 of GPU time unused"), std::string::npos) << f->summary;  // 0.25 h x 2.5 x 0.98
+  ASSERT_FALSE(f->evidence.empty());
+  EXPECT_NE(f->evidence[0].expr.find("DCGM_FI_DEV_GPU_UTIL{job=\"llmon\",GPU_I_ID=\"\"}"), std::string::npos);
+  EXPECT_EQ(find(d, kind::kInputBoundCpu), nullptr) << "2 % with no CPU signal is idle, not starved";
+}
+
+TEST_F(DiagnoseTest, ThermalThrottlingOfABusyGpu) {
+  healthy_gpu("1");
+  series("DCGM_FI_DEV_GPU_UTIL", gpu("0"), constant(90));
+  series("DCGM_FI_DEV_SM_CLOCK", gpu("0"), constant(1500));
+  series("DCGM_FI_DEV_MAX_SM_CLOCK", gpu("0"), constant(1980));
+  series("DCGM_FI_DEV_GPU_TEMP", gpu("0"), constant(88));
+  series("DCGM_FI_DEV_SLOWDOWN_TEMP", gpu("0"), constant(89));
+  auto r = gpu("0");
+  r.push_back({"reason", "sw_thermal_slowdown"});
+  series("llmon_gpu_clock_event_reason_active", r, [](int i, int) { return i % 5 < 3 ? 1 : 0; });  // 60 %
+  host();
+  Diagnosis d = diagnose();
+  const Finding* f = find(d, kind::kThermalThrottling);
+  ASSERT_NE(f, nullptr) << kinds(d);
+  EXPECT_EQ(f->subject.at("gpu"), "0");
+  EXPECT_EQ(f->severity, Severity::kWarning);
+  EXPECT_NE(f->summary.find("SM clock at 76 %"), std::string::npos) << f->summary;
+  EXPECT_NE(f->summary.find("(slows down at 89 °C)"), std::string::npos) << f->summary;
+  EXPECT_EQ(find(d, kind::kPowerThrottling), nullptr);
+}
+
+TEST_F(DiagnoseTest, GpuMemoryNearFullAndFillingIsCritical) {
+  healthy_gpu("0");
+  series("DCGM_FI_DEV_GPU_UTIL", gpu("1"), constant(90));
+  series("DCGM_FI_DEV_FB_USED", gpu("1"), [](int i, int) { return 78000 + i * 10; });
+  series("DCGM_FI_DEV_FB_FREE", gpu("1"), [](int i, int) { return 2000 - i * 10; });
+  host();
+  Diagnosis d = diagnose();
+  const Finding* f = find(d, kind::kGpuMemoryPressure);
+  ASSERT_NE(f, nullptr) << kinds(d);
+  EXPECT_EQ(f->subject.at("gpu"), "1");
+  EXPECT_EQ(f->severity, Severity::kCritical);
+  EXPECT_NE(f->summary.find("full in about"), std::string::npos) << f->summary;
+  EXPECT_EQ(d.findings.front().kind, kind::kGpuMemoryPressure) << "critical first: " << kinds(d);
+}
+
+TEST_F(DiagnoseTest, HardwareFaultsFromEccXidAndPcie) {
+  healthy_gpu("0");
+  healthy_gpu("1");
+  series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu("2"), constant(2));
+  auto x = gpu("1");
+  x.push_back({"xid", "79"});
+  series("llmon_gpu_xid_errors_total", x, [](int i, int n) { return i > n - 10 ? 1 : 0; });
+  series("DCGM_FI_DEV_PCIE_LINK_GEN", gpu("3"), constant(3));
+  series("DCGM_FI_DEV_PCIE_MAX_LINK_GEN", gpu("3"), constant(5));
+  host();
+  Diagnosis d = diagnose();
+  int critical = 0, pcie = 0;
+  for (const auto& f : d.findings) {
+    if (f.kind != kind::kHardwareFault) continue;
+    if (f.severity == Severity::kCritical) ++critical;
+    if (f.summary.find("PCIe link never above gen 3") != std::string::npos) {
+      ++pcie;
+      EXPECT_EQ(f.subject.at("gpu"), "3");
+    }
+  }
+  EXPECT_EQ(critical, 2) << kinds(d);  // the DBE errors and Xid 79
+  EXPECT_EQ(pcie, 1) << kinds(d);
+}
+
+TEST_F(DiagnoseTest, DataLoaderPinnedToOneCoreStarvesTheGpu) {
+  series("DCGM_FI_DEV_GPU_UTIL", gpu("0"), [](int i, int) { return i % 2 ? 70 : 10; });  // ~40 %
+  series("DCGM_FI_DEV_FB_USED", gpu("0"), constant(30000));
+  series("DCGM_FI_DEV_FB_FREE", gpu("0"), constant(50000));
+  process("0", "777", 30 * kGiB, 1.0);
+  host();
+  Diagnosis d = diagnose();
+  const Finding* f = find(d, kind::kInputBoundCpu);
+  ASSERT_NE(f, nullptr) << kinds(d);
+  EXPECT_EQ(f->subject.at("pid"), "777");
+  EXPECT_NE(f->summary.find("process 777 at 100 % of a core"), std::string::npos) << f->summary;
+  EXPECT_EQ(find(d, kind::kInputBoundIo), nullptr) << kinds(d);
+  EXPECT_EQ(find(d, kind::kIdleGpu), nullptr) << kinds(d);
+}
+
+TEST_F(DiagnoseTest, StorageStallsStarveTheGpu) {
+  series("DCGM_FI_DEV_GPU_UTIL", gpu("0"), constant(35));
+  series("DCGM_FI_DEV_FB_USED", gpu("0"), constant(30000));
+  series("DCGM_FI_DEV_FB_FREE", gpu("0"), constant(50000));
+  process("0", "778", 30 * kGiB, 0.3);
+  host({.psi_io = 0.5, .disk_util = 0.98});
+  Diagnosis d = diagnose();
+  const Finding* f = find(d, kind::kInputBoundIo);
+  ASSERT_NE(f, nullptr) << kinds(d);
+  EXPECT_NE(f->summary.find("I/O stalls 50 %, busiest disk 98 %"), std::string::npos) << f->summary;
+  EXPECT_GE(f->confidence, 0.69) << "two signals";
+}
+
+TEST_F(DiagnoseTest, HostSwappingIsMemoryPressure) {
+  healthy_gpu("0");
+  host({.swap_pages_per_s = 400});
+  Diagnosis d = diagnose();
+  const Finding* f = find(d, kind::kHostMemoryPressure);
+  ASSERT_NE(f, nullptr) << kinds(d);
+  EXPECT_NE(f->summary.find("swapping 400 pages/s"), std::string::npos) << f->summary;
+}
+
+TEST_F(DiagnoseTest, JsonCarriesEveryField) {
+  healthy_gpu("0");
+  series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu("1"), constant(1));
+  host();
+  auto j = nlohmann::json::parse(format_json(diagnose()));
+  EXPECT_EQ(j["schema"], "llmon.diagnosis.v1");
+  EXPECT_EQ(j["window_seconds"], 900);
+  EXPECT_EQ(j["end"], "2027-01-15T08:00:00.000Z");
+  EXPECT_FALSE(j["healthy"]);
+  ASSERT_EQ(j["findings"].size(), 1u) << j.dump(1);
+  const auto& f = j["findings"][0];
+  EXPECT_EQ(f["kind"], "hardware_fault");
+  EXPECT_EQ(f["severity"], "critical");
+  EXPECT_EQ(f["subject"]["gpu"], "1");
+  EXPECT_EQ(f["evidence"][0]["value"], 1);
+  EXPECT_TRUE(f["advice"].is_string());
+}
+
+TEST_F(DiagnoseTest, JsonRoundTrips) {
+  healthy_gpu("0");
+  series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu("1"), constant(1));
+  host();
+  Diagnosis d = diagnose();
+  std::string json = format_json(d);
+  auto back = parse_json(json);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(format_json(*back), json);
+  EXPECT_EQ(format_text(*back), format_text(d));
+  auto wrapped = parse_json(R"({"status":"success","data":)" + json + "}");
+  ASSERT_TRUE(wrapped) << wrapped.error();
+  EXPECT_EQ(wrapped->findings.size(), 1u);
+  EXPECT_FALSE(parse_json("{\"schema\":\"other\"}"));
+  EXPECT_FALSE(parse_json("not json"));
+  EXPECT_FALSE(parse_json(R"({"schema":"llmon.diagnosis.v1"})"));
+}
+
+// A source whose every query fails: the diagnosis still completes, listing them.
+class Broken final : public QuerySource {
+ public:
+  Expected<promql::Vector> instant(std::string_view expr, int64_t) override {
+    return Status::error(std::string(expr) + ": storage read error");
+  }
+};
+
+TEST(Diagnose, FailingQueriesAreReportedNotFatal) {
+  Broken b;
+  Options o;
+  o.t_ms = kEnd;
+  Diagnosis d = run(b, o);
+  EXPECT_TRUE(d.findings.empty());
+  EXPECT_FALSE(d.errors.empty());
+  EXPECT_NE(format_text(d).find("query failed: "), std::string::npos);
+}
+
+TEST(Diagnose, GpuPrices) {
+  auto p = parse_gpu_prices("H100=3,MI300X=2.2");
+  ASSERT_TRUE(p) << p.error();
+  Options o;
+  o.gpu_price = *p;
+  EXPECT_DOUBLE_EQ(gpu_price_for(o, "NVIDIA H100 80GB HBM3"), 3);
+  EXPECT_DOUBLE_EQ(gpu_price_for(o, "AMD Instinct MI300X"), 2.2);
+  EXPECT_DOUBLE_EQ(gpu_price_for(o, "NVIDIA A100-SXM4-80GB"), 1.8) << "defaults stay";
+  EXPECT_DOUBLE_EQ(gpu_price_for(o, "NVIDIA L40S"), 1.6) << "the longest key wins over L4";
+  EXPECT_DOUBLE_EQ(gpu_price_for(o, "Tesla T4"), o.default_gpu_price);
+  EXPECT_FALSE(parse_gpu_prices("H100"));
+  EXPECT_FALSE(parse_gpu_prices("H100=cheap"));
+  EXPECT_FALSE(parse_gpu_prices("=2"));
+  auto e = parse_gpu_prices("H100=-1");
+  ASSERT_FALSE(e);
+  EXPECT_NE(e.error().find("H100=-1"), std::string::npos);
+}
+
+TEST(Diagnose, EveryKindIsDocumented) {
+  std::ifstream in(std::string(LLMON_SOURCE_DIR) + "/docs/diagnosis.md");
+  std::stringstream doc;
+  doc << in.rdbuf();
+  for (const auto& d : builtin_detectors())
+    for (std::string_view k : d->kinds())
+      EXPECT_NE(doc.str().find("`" + std::string(k) + "`"), std::string::npos)
+          << k << " missing from docs/diagnosis.md";
+}
+
+}  // namespace
+}  // namespace llmon::diagnose
