@@ -7,6 +7,7 @@
 # differences: node_exporter_known_diffs.txt. Three runs:
 #   defaults    the enable-* flags on, upstream 1.5's unit-exclude
 #   all units   unit-exclude empty (the mount, target, device, slice, scope too)
+#   old         a systemd 211 (scenarios/old.json): no timers, no system state
 #   no bus      the address names no socket: both report success 0
 # Usage: systemd_diff_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154  # NAME_URL/PORT/PID come from start_server
@@ -21,25 +22,28 @@ FAKE="$(dirname "$LLMON")/fake_systemd/fake_systemd"
 [[ -x "$FAKE" ]] || fail "$FAKE not built (target fake_systemd)"
 SCENARIO="$REPO/tests/fake_systemd/scenarios/host.json"
 
-# The bus: a session-type daemon (anyone may own names) on a socket in the scratch dir.
-BUS_SOCKET="$SCRATCH/bus"
-dbus-daemon --session --nofork --nopidfile --address="unix:path=$BUS_SOCKET" >"$SCRATCH/dbus.log" 2>&1 &
-ITEST_PIDS+=("$!")
-for ((i = 0; i < 100; i++)); do
-  [[ -S "$BUS_SOCKET" ]] && break
-  sleep 0.05
-done
-[[ -S "$BUS_SOCKET" ]] || fail "dbus-daemon did not create $BUS_SOCKET"
-ADDRESS="unix:path=$BUS_SOCKET"
-
-"$FAKE" --address="$ADDRESS" --scenario="$SCENARIO" --ready="$SCRATCH/fake.ready" \
-  --call-log="$SCRATCH/calls.log" >"$SCRATCH/fake_systemd.log" 2>&1 &
-ITEST_PIDS+=("$!")
-for ((i = 0; i < 100; i++)); do
-  [[ -e "$SCRATCH/fake.ready" ]] && break
-  sleep 0.05
-done
-[[ -e "$SCRATCH/fake.ready" ]] || fail "fake_systemd did not take org.freedesktop.systemd1"
+# start_bus NAME SCENARIO: a session-type dbus-daemon (anyone may own names)
+# on a socket in the scratch dir, with fake_systemd serving SCENARIO on it;
+# sets ADDRESS. Both are stopped at exit (lib.sh's ITEST_PIDS).
+start_bus() {
+  local name="$1" scenario="$2" socket="$SCRATCH/$1.bus" i
+  dbus-daemon --session --nofork --nopidfile --address="unix:path=$socket" >"$SCRATCH/dbus-$name.log" 2>&1 &
+  ITEST_PIDS+=("$!")
+  for ((i = 0; i < 100; i++)); do
+    [[ -S "$socket" ]] && break
+    sleep 0.05
+  done
+  [[ -S "$socket" ]] || fail "dbus-daemon did not create $socket"
+  ADDRESS="unix:path=$socket"
+  "$FAKE" --address="$ADDRESS" --scenario="$scenario" --ready="$SCRATCH/$name.ready" \
+    --call-log="$SCRATCH/calls-$name.log" >"$SCRATCH/fake_systemd-$name.log" 2>&1 &
+  ITEST_PIDS+=("$!")
+  for ((i = 0; i < 100; i++)); do
+    [[ -e "$SCRATCH/$name.ready" ]] && break
+    sleep 0.05
+  done
+  [[ -e "$SCRATCH/$name.ready" ]] || fail "fake_systemd ($name) did not take org.freedesktop.systemd1"
+}
 
 UPSTREAM_EXCLUDE='--collector.systemd.unit-exclude=.+\.(automount|device|mount|scope|slice)'
 EXTRAS=(--collector.systemd.enable-task-metrics --collector.systemd.enable-restarts-metrics
@@ -73,6 +77,7 @@ expect() {
   grep -qxF "$2" "$SCRATCH/$1.llmon.prom" || fail "$1: llmon's page lacks: $2"
 }
 
+start_bus host "$SCENARIO"
 compare defaults "$ADDRESS" "$UPSTREAM_EXCLUDE" "${EXTRAS[@]}"
 expect defaults 'node_scrape_collector_success{collector="systemd"} 1'
 expect defaults 'node_systemd_unit_state{name="ssh.service",state="active",type="notify"} 1'
@@ -88,9 +93,18 @@ compare all_units "$ADDRESS" --collector.systemd.unit-exclude= "${EXTRAS[@]}"
 expect all_units 'node_systemd_unit_state{name="data.mount",state="active",type="xfs"} 1'
 expect all_units 'node_systemd_unit_state{name="session-3.scope",state="active",type=""} 1'
 
+# A systemd older than 212: no timer or system-state series, on either side.
+start_bus old "$REPO/tests/fake_systemd/scenarios/old.json"
+compare old "$ADDRESS" "${EXTRAS[@]}"
+expect old 'node_systemd_version{version="systemd 211"} 211'
+expect old 'node_systemd_unit_state{name="cron.service",state="active",type="simple"} 1'
+if grep -q '^node_systemd_\(timer_last_trigger_seconds\|system_running\)' "$SCRATCH/old.llmon.prom"; then
+  fail "old: llmon read timers or the system state of systemd 211"
+fi
+
 compare no_bus "unix:path=$SCRATCH/no-such-bus" "${EXTRAS[@]}"
 expect no_bus 'node_scrape_collector_success{collector="systemd"} 0'
 
 # SYSTEMD_DIFF_KEEP=DIR keeps both pages of each run, the comparisons and the fake's call log.
-if [[ -n "${SYSTEMD_DIFF_KEEP:-}" ]]; then cp "$SCRATCH"/*.prom "$SCRATCH"/*.diff "$SCRATCH"/calls.log "$SYSTEMD_DIFF_KEEP/"; fi
-log "calls node_exporter and llmon made: $(cut -d' ' -f1,4 "$SCRATCH/calls.log" | sort | uniq -c | tr -s ' \n' ' ')"
+if [[ -n "${SYSTEMD_DIFF_KEEP:-}" ]]; then cp "$SCRATCH"/*.prom "$SCRATCH"/*.diff "$SCRATCH"/calls-*.log "$SYSTEMD_DIFF_KEEP/"; fi
+log "calls node_exporter and llmon made: $(cut -d' ' -f1,4 "$SCRATCH/calls-host.log" | sort | uniq -c | tr -s ' \n' ' ')"
