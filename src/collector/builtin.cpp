@@ -71,6 +71,7 @@ constexpr CollectorInfo kCollectors[] = {
     {"selinux", true, "Exposes SELinux statistics.", make_selinux},
     {"textfile", true, "Exposes metrics from *.prom files in --collector.textfile.directory.", make_textfile},
     {"timex", true, "Exposes selected adjtimex(2) system call stats.", make_timex},
+    {"systemd", false, "Exposes service and system status from systemd.", make_systemd},
     {"self", true, "Exposes llmon's own process metrics (process_*) and llmon_build_info.", make_self},
     {"gpu", true, "Exposes NVIDIA GPU metrics through NVML (dcgm-exporter names), per-process GPU use and Xid errors.",
      make_gpu},

@@ -58,6 +58,7 @@ std::unique_ptr<Collector> make_bcache(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_btrfs(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_zfs(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_timex(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_systemd(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_self(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_gpu(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_amdgpu(const CollectorContext& ctx);

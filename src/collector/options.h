@@ -39,6 +39,12 @@ inline constexpr base::RegexFlag kCollectorNetstatFields{"collector.netstat.fiel
 inline constexpr base::StringFlag kCollectorTextfileDirectory{"collector.textfile.directory"};
 inline constexpr base::StringFlag kCollectorIpvsBackendLabels{"collector.ipvs.backend-labels"};
 inline constexpr base::BoolFlag kCollectorBcachePriorityStats{"collector.bcache.priorityStats"};
+inline constexpr base::RegexFlag kCollectorSystemdUnitInclude{"collector.systemd.unit-include"};
+inline constexpr base::RegexFlag kCollectorSystemdUnitExclude{"collector.systemd.unit-exclude"};
+inline constexpr base::BoolFlag kCollectorSystemdPrivate{"collector.systemd.private"};
+inline constexpr base::BoolFlag kCollectorSystemdEnableTaskMetrics{"collector.systemd.enable-task-metrics"};
+inline constexpr base::BoolFlag kCollectorSystemdEnableRestartsMetrics{"collector.systemd.enable-restarts-metrics"};
+inline constexpr base::BoolFlag kCollectorSystemdEnableStartTimeMetrics{"collector.systemd.enable-start-time-metrics"};
 inline constexpr base::StringFlag kNvmlLibrary{"nvml.library"};
 inline constexpr base::StringFlag kCollectorGpuHostnameLabel{"collector.gpu.hostname-label"};
 inline constexpr base::StringFlag kCollectorGpuHostname{"collector.gpu.hostname"};
@@ -58,7 +64,10 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
     kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,
-    kCollectorIpvsBackendLabels, kCollectorBcachePriorityStats, kNvmlLibrary,
+    kCollectorIpvsBackendLabels, kCollectorBcachePriorityStats, kCollectorSystemdUnitInclude,
+    kCollectorSystemdUnitExclude,
+    kCollectorSystemdPrivate, kCollectorSystemdEnableTaskMetrics, kCollectorSystemdEnableRestartsMetrics,
+    kCollectorSystemdEnableStartTimeMetrics, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,
 };
@@ -74,6 +83,11 @@ inline constexpr char kNetstatDefaultFields[] =
 // node_exporter's order.
 inline constexpr char kIpvsDefaultBackendLabels[] =
     "local_address,local_port,remote_address,remote_port,proto,local_mark";
+
+// --collector.systemd.unit-exclude's default, upstream node_exporter 1.5's
+// (Debian's build adds "target"). Both unit patterns are anchored at both
+// ends, as node_exporter wraps them in ^(?:...)$.
+inline constexpr char kSystemdDefaultUnitExclude[] = ".+\\.(automount|device|mount|scope|slice)";
 
 // --collector.diskstats.device-exclude's default (node_exporter's: partitions,
 // loop and ram disks). The flag table's row takes it from here because the

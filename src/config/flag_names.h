@@ -55,6 +55,12 @@ using collector::flag::kCollectorNetstatFields;
 using collector::flag::kCollectorTextfileDirectory;
 using collector::flag::kCollectorIpvsBackendLabels;
 using collector::flag::kCollectorBcachePriorityStats;
+using collector::flag::kCollectorSystemdUnitInclude;
+using collector::flag::kCollectorSystemdUnitExclude;
+using collector::flag::kCollectorSystemdPrivate;
+using collector::flag::kCollectorSystemdEnableTaskMetrics;
+using collector::flag::kCollectorSystemdEnableRestartsMetrics;
+using collector::flag::kCollectorSystemdEnableStartTimeMetrics;
 using collector::flag::kNvmlLibrary;
 using collector::flag::kCollectorGpuHostnameLabel;
 using collector::flag::kCollectorGpuHostname;
@@ -112,7 +118,10 @@ inline constexpr FlagRef kAll[] = {
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
     kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,
-    kCollectorIpvsBackendLabels, kCollectorBcachePriorityStats, kNvmlLibrary,
+    kCollectorIpvsBackendLabels, kCollectorBcachePriorityStats, kCollectorSystemdUnitInclude,
+    kCollectorSystemdUnitExclude,
+    kCollectorSystemdPrivate, kCollectorSystemdEnableTaskMetrics, kCollectorSystemdEnableRestartsMetrics,
+    kCollectorSystemdEnableStartTimeMetrics, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
     kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
