@@ -149,7 +149,7 @@ class EthtoolCollector final : public Collector {
     e = source_->stats(name, d.info.n_stats, names, values);
     note(st.stats_err, e, "ethtool stats error", name);
     if (e != 0) return;
-    if (names.size() != values.size() * procfs::kEthtoolStringLen) {
+    if (values.size() != d.info.n_stats || names.size() != values.size() * procfs::kEthtoolStringLen) {
       if (log_)
         log_->debug("ethtool: the driver's stat set changed between two calls; skipped for a cycle",
                     {{"device", name}});

@@ -35,18 +35,19 @@ class EthtoolSource {
   virtual int link_settings(const std::string& device, EthtoolLinkSettings& out) = 0;
   // ETHTOOL_GSTRINGS(ETH_SS_STATS) and ETHTOOL_GSTATS for n stats (the count
   // GDRVINFO gave): names gets the kernel's records (ETH_GSTRING_LEN bytes
-  // each), values its numbers, as many as the kernel answered (the kernel
-  // writes the driver's count at the time of each call: fewer than n when the
-  // set shrank in between, EFAULT when it grew; the collector skips a device
-  // whose two counts differ). Both stay valid until the next call.
+  // each), values its numbers, as many as the kernel answered. When the
+  // driver's count changed since GDRVINFO, older kernels write the new count
+  // (fewer than n; more fault with EFAULT, below) and newer ones (6.18 here)
+  // answer 0 entries; the collector skips a device whose answer is not n
+  // stats. Both stay valid until the next call.
   virtual int stats(const std::string& device, uint32_t n, std::string_view& names,
                     std::span<const uint64_t>& values) = 0;
 };
 
 // The real one. Asking for n stats, it gives the kernel room for exactly n
-// and ends that room at a PROT_NONE page: the kernel writes as many as the
-// driver has *now*, so a set that grew since GDRVINFO faults (EFAULT) instead
-// of overrunning memory.
+// and ends that room at a PROT_NONE page: older kernels write as many as the
+// driver has *now*, whatever the caller asked for, so a set that grew since
+// GDRVINFO faults (EFAULT) instead of overrunning memory.
 std::unique_ptr<EthtoolSource> make_ioctl_ethtool_source();
 
 // The ethtool collector over a given source (make_ethtool uses the ioctl one).
