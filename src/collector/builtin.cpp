@@ -23,6 +23,10 @@ constexpr CollectorInfo kCollectors[] = {
     {"pressure", true, "Exposes pressure stall statistics from /proc/pressure/.", make_pressure},
     {"netdev", true, "Exposes network interface statistics such as bytes transferred.", make_netdev},
     {"netclass", true, "Exposes network interface info from /sys/class/net/.", make_netclass},
+    {"ethtool", false,
+     "Exposes network interface information and network driver statistics equivalent to `ethtool`, `ethtool -S`, "
+     "and `ethtool -i`.",
+     make_ethtool},
     {"sockstat", true, "Exposes various statistics from /proc/net/sockstat.", make_sockstat},
     {"softnet", true, "Exposes statistics from /proc/net/softnet_stat.", make_softnet},
     {"netstat", true, "Exposes network statistics from /proc/net/netstat. This is the same information as netstat -s.",

@@ -20,6 +20,7 @@ std::unique_ptr<Collector> make_vmstat(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_pressure(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_netdev(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_netclass(const CollectorContext& ctx);
+std::unique_ptr<Collector> make_ethtool(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_sockstat(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_softnet(const CollectorContext& ctx);
 std::unique_ptr<Collector> make_netstat(const CollectorContext& ctx);

@@ -24,6 +24,9 @@ inline constexpr base::RegexFlag kCollectorNetdevDeviceExclude{"collector.netdev
 inline constexpr base::RegexFlag kCollectorNetdevDeviceInclude{"collector.netdev.device-include"};
 inline constexpr base::RegexFlag kCollectorNetclassIgnoredDevices{"collector.netclass.ignored-devices"};
 inline constexpr base::BoolFlag kCollectorNetclassIgnoreInvalidSpeed{"collector.netclass.ignore-invalid-speed"};
+inline constexpr base::RegexFlag kCollectorEthtoolDeviceInclude{"collector.ethtool.device-include"};
+inline constexpr base::RegexFlag kCollectorEthtoolDeviceExclude{"collector.ethtool.device-exclude"};
+inline constexpr base::RegexFlag kCollectorEthtoolMetricsInclude{"collector.ethtool.metrics-include"};
 inline constexpr base::RegexFlag kCollectorArpDeviceInclude{"collector.arp.device-include"};
 inline constexpr base::RegexFlag kCollectorArpDeviceExclude{"collector.arp.device-exclude"};
 inline constexpr base::BoolFlag kCollectorRaplEnableZoneLabel{"collector.rapl.enable-zone-label"};
@@ -60,7 +63,8 @@ inline constexpr base::FlagRef kAll[] = {
     kPathUdevData, kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
-    kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
+    kCollectorNetclassIgnoreInvalidSpeed, kCollectorEthtoolDeviceInclude, kCollectorEthtoolDeviceExclude,
+    kCollectorEthtoolMetricsInclude, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
     kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,

@@ -40,6 +40,9 @@ using collector::flag::kCollectorNetdevDeviceExclude;
 using collector::flag::kCollectorNetdevDeviceInclude;
 using collector::flag::kCollectorNetclassIgnoredDevices;
 using collector::flag::kCollectorNetclassIgnoreInvalidSpeed;
+using collector::flag::kCollectorEthtoolDeviceInclude;
+using collector::flag::kCollectorEthtoolDeviceExclude;
+using collector::flag::kCollectorEthtoolMetricsInclude;
 using collector::flag::kCollectorArpDeviceInclude;
 using collector::flag::kCollectorArpDeviceExclude;
 using collector::flag::kCollectorRaplEnableZoneLabel;
@@ -114,7 +117,8 @@ inline constexpr FlagRef kAll[] = {
     kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,
     kCollectorNetdevDeviceExclude, kCollectorNetdevDeviceInclude, kCollectorNetclassIgnoredDevices,
-    kCollectorNetclassIgnoreInvalidSpeed, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
+    kCollectorNetclassIgnoreInvalidSpeed, kCollectorEthtoolDeviceInclude, kCollectorEthtoolDeviceExclude,
+    kCollectorEthtoolMetricsInclude, kCollectorArpDeviceInclude, kCollectorArpDeviceExclude,
     kCollectorRaplEnableZoneLabel, kCollectorPowersupplyIgnoredSupplies, kCollectorTapestatsIgnoredDevices,
     kCollectorCpuGuest, kCollectorCpuInfo, kCollectorCpuInfoFlagsInclude, kCollectorCpuInfoBugsInclude,
     kCollectorStatSoftirq, kCollectorVmstatFields, kCollectorNetstatFields, kCollectorTextfileDirectory,

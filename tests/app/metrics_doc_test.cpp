@@ -32,7 +32,8 @@ std::string fake_nvml() {
 
 // Flags that give each collector a tree showing all of its families: the
 // fixture host, the GPU host with the fake 8x H100 NVML, the amdgpu tree; cpu
-// with its off-by-default cpuinfo families, bcache with priority_stats'.
+// with its off-by-default cpuinfo families, bcache with priority_stats'; ethtool
+// without interfaces.
 std::vector<std::string> flags_for(std::string_view name) {
   if (name == "gpu") {
     ::setenv("LLMON_FAKE_NVML_SCENARIO", (testing::source_dir() + "/tests/fake_nvml/scenarios/h100x8.json").c_str(), 1);
@@ -48,6 +49,10 @@ std::vector<std::string> flags_for(std::string_view name) {
   std::vector<std::string> flags = {"--path.procfs=" + testing::fixture("proc"),
                                     "--path.sysfs=" + testing::fixture("sys"),
                                     "--path.rootfs=" + testing::fixture("rootfs")};
+  // ethtool asks the live kernel about the fixture's interface names, so no
+  // interface is let through: its fixed families are listed (empty), the
+  // per-driver node_ethtool_<stat> ones cannot be.
+  if (name == "ethtool") flags.push_back("--collector.ethtool.device-include=^$");
   if (name == "cpu") {  // --collector.cpu.info's families too (the include flags imply it)
     flags.push_back("--collector.cpu.info.flags-include=^ht$");
     flags.push_back("--collector.cpu.info.bugs-include=^spectre_v1$");
