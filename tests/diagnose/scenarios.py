@@ -198,11 +198,11 @@ def training(run, gpus=None, warmup=True, pid0=4101, checkpoint=True, ib=True):
     gpus = list(range(len(run.gpus))) if gpus is None else gpus
     launch = run.idx(r.uniform(20, 60)) if warmup else 0
     ready = launch + (run.idx(r.uniform(150, 300)) if warmup else 0)
-    target = r.uniform(0.93, 0.97)
+    target = r.uniform(0.95, 0.98)
     evals = []
     t = r.uniform(600, 1300)
     while t < n * st:
-        evals.append((run.idx(t), run.idx(t + r.uniform(40, 90))))
+        evals.append((run.idx(t), run.idx(t + r.uniform(20, 45))))
         t += r.uniform(1100, 1300)
     ckpts = []
     if checkpoint:
@@ -400,7 +400,7 @@ def inj_straggler(run, gpus, variant=None):
     gp = run.gpus[s]
     a = run.train_events["ready"]
     if variant == "thermal":
-        gp.rth = [0.086 + 0.004 * r.random()] * n        # a failing fan / blocked heatsink
+        gp.rth = [0.118 + 0.006 * r.random()] * n        # a failing fan / blocked heatsink
         for i in range(a, n):
             gp.load[i] *= r.uniform(0.78, 0.85)
         run.mark("straggler", {"gpu": str(s)}, a)
@@ -492,12 +492,12 @@ def inj_thermal(run, gpus):
     hot = [g for g in gpus if g >= len(gpus) // 2] or gpus
     for g in gpus:
         gp = run.gpus[g]
-        rise = r.uniform(13, 16) if g in hot else r.uniform(3, 5)
+        rise = r.uniform(18, 22) if g in hot else r.uniform(6, 9)
         for i in range(a, n):
             f = min(1.0, (i - a) * st / 900.0)
             gp.ambient[i] = gp.ambient[i] + rise * f
         if g in hot:
-            gp.rth = [x + 0.006 for x in gp.rth]
+            gp.rth = [x + 0.015 for x in gp.rth]
     run.thermal_candidates = hot
     run.mark("thermal_throttling", {"gpu": [str(g) for g in hot]}, a)
 
@@ -638,7 +638,7 @@ def sc_healthy_training(run):
 
 def sc_healthy_inference(run):
     host_background(run)
-    inference(run)
+    inference(run, load_scale=1.4)
     run.acceptable += ["idle_gpu"]
     run.top = None
 
@@ -781,7 +781,7 @@ def sc_mixed_input_cpu_thermal(run):
     g = training(run)
     inj_input_bound_cpu(run, g, "core")
     s = run.rng.choice(g)
-    run.gpus[s].rth = [0.09] * run.n
+    run.gpus[s].rth = [0.175] * run.n
     run.gpus[s].intensity = 1.0
     run.mark("thermal_throttling", {"gpu": str(s)}, run.train_events["ready"])
     run.top = "input_bound_cpu"
@@ -934,7 +934,7 @@ def render(run):
                 p = demand
             if T > SW_THERM:
                 reasons["sw_thermal_slowdown"][i] = 1
-                cf_t = max(0.45, 1 - (T - SW_THERM) * 0.09)
+                cf_t = max(0.5, 1 - (T - SW_THERM) * 0.12)
                 if T >= SLOWDOWN - 0.5:
                     reasons["hw_thermal_slowdown"][i] = 1
                     cf_t *= 0.8
