@@ -452,7 +452,7 @@ def inj_memory_leak_host(run, pid_gpu=0, pct_h=None, big=False):
     p = next(p for p in run.procs if p.gpu == pid_gpu)
     start = p.rss[min(n - 1, run.idx(600))]
     if big:
-        start = 250 * GIB
+        start = 150 * GIB
     pct = (pct_h or r.uniform(8, 15)) / 100.0
     for i in range(n):
         hrs = i * st / 3600.0
@@ -463,26 +463,33 @@ def inj_memory_leak_host(run, pid_gpu=0, pct_h=None, big=False):
 
 
 def inj_host_memory_pressure(run, onset_frac=0.15, from_leak=None):
+    """Swapping and PSI memory follow how little memory is left: nothing above
+    10 % available, full strength at 3 %."""
     r, n = run.rng, run.n
     a = run.idx(n * run.step * onset_frac)
     if from_leak is None:
-        # other tenants / page cache pinning: used memory climbs to ~97 %
+        # other tenants / pinned page cache: used memory climbs to ~80 % of RAM
         for i in range(a, n):
             f = min(1.0, (i - a) / max(1, (n - a) // 3))
             run.mem_base_used[i] = run.mem_total * (0.18 + 0.62 * f) + r.uniform(-2, 2) * GIB
-    for i in range(a, n):
-        f = min(1.0, (i - a) / max(1, (n - a) // 3))
-        if from_leak is not None and f < 1.0:
+    onset = None
+    for i in range(n):
+        rss = sum(p.rss[i] for p in run.procs if p.start <= i < p.end)
+        frac = (run.mem_total - run.mem_base_used[i] - rss) / run.mem_total
+        f = clamp((0.10 - frac) / 0.07, 0.0, 1.0)
+        if i:
+            run.swap_used[i] = run.swap_used[i - 1]
+        if f <= 0:
             continue
+        onset = i if onset is None else onset
         run.pswpin[i] = r.uniform(200, 3000) * f
         run.pswpout[i] = r.uniform(500, 5000) * f
         run.psi["memory_waiting"][i] += r.uniform(0.1, 0.4) * f
         run.psi["memory_stalled"][i] += r.uniform(0.03, 0.15) * f
-        run.swap_used[i] = min(run.swap_total * 0.95,
-                               run.swap_used[i - 1] + run.pswpout[i] * PAGE * run.step * 0.6) if i else run.swap_used[i]
+        run.swap_used[i] = min(run.swap_total * 0.95, run.swap_used[i] + run.pswpout[i] * PAGE * run.step * 0.6)
         for g in run.gpus:
-            g.load[i] *= r.uniform(0.8, 1.0)
-    run.mark("host_memory_pressure", {"instance": "node1:8747"}, a)
+            g.load[i] *= 1.0 - r.uniform(0.0, 0.2) * f
+    run.mark("host_memory_pressure", {"instance": "node1:8747"}, a if onset is None else onset)
 
 
 def inj_thermal(run, gpus):
@@ -800,7 +807,7 @@ def sc_mixed_leak_hostmem(run):
     run.mem_base_used = [run.mem_total * 0.3] * run.n
     host_background(run)
     training(run)
-    inj_memory_leak_host(run, pct_h=run.rng.uniform(45, 60) / max(0.5, run.n * run.step / 3600.0), big=True)
+    inj_memory_leak_host(run, pct_h=run.rng.uniform(85, 100) / max(0.5, run.n * run.step / 3600.0), big=True)
     inj_host_memory_pressure(run, onset_frac=0.0, from_leak=True)
     run.top = "memory_leak_host"
 
