@@ -807,7 +807,7 @@ def sc_mixed_leak_hostmem(run):
     run.mem_base_used = [run.mem_total * 0.3] * run.n
     host_background(run)
     training(run)
-    inj_memory_leak_host(run, pct_h=run.rng.uniform(85, 100) / max(0.5, run.n * run.step / 3600.0), big=True)
+    inj_memory_leak_host(run, pct_h=run.rng.uniform(85, 100) / max(0.05, run.n * run.step / 3600.0), big=True)
     inj_host_memory_pressure(run, onset_frac=0.0, from_leak=True)
     run.top = "memory_leak_host"
 
@@ -816,7 +816,7 @@ def sc_mixed_leak_gpu_pressure(run):
     host_background(run)
     inference(run)
     g = len(run.gpus) - 1
-    inj_memory_leak_gpu(run, g, rate_gib_h=40.0 / max(0.5, run.n * run.step / 3600.0))
+    inj_memory_leak_gpu(run, g, rate_gib_h=40.0 / max(0.05, run.n * run.step / 3600.0))
     run.mark("gpu_memory_pressure", run.subjects["memory_leak_gpu"], run.n // 2)
     run.acceptable += ["idle_gpu"]
     run.top = "memory_leak_gpu"
@@ -1186,7 +1186,7 @@ def cmd_write(a):
 LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+) (-?\d+)$')
 
 
-def check_text(text, label, errors):
+def check_text(text, label, errors, values=None):
     types, last, seen_series = {}, {}, set()
     prev_key = None
     gpu_labels, pids = set(), set()
@@ -1219,6 +1219,8 @@ def check_text(text, label, errors):
             if types.get(nm) == "counter" and v < pv:
                 errors.append(f"{nm}{{{lab[:60]}}}: counter decreased {pv} -> {v}")
         last[key] = (t, v)
+        if values is not None:
+            values.setdefault(key, []).append((t, v))
         if not (label["start_ms"] <= t <= label["end_ms"]):
             errors.append(f"{nm}: timestamp {t} outside label range")
         if math.isnan(v) or v < 0:
@@ -1263,12 +1265,122 @@ def check_text(text, label, errors):
         errors.append(f"series count {len(last)} != label {label['series']}")
 
 
+def _g(lab, k):
+    m = re.search(k + r'="([^"]*)"', lab)
+    return m.group(1) if m else None
+
+
+def check_signals(values, label, errors):
+    """The injected causes are visible in the data the label points at."""
+    def fam(name, **match):
+        return {lab: vs for (nm, lab), vs in values.items() if nm == name and
+                all(_g(lab, k) == v for k, v in match.items())}
+
+    def mean(vs, frm=0.5):
+        vs = vs[int(len(vs) * frm):]
+        return sum(v for _, v in vs) / max(1, len(vs))
+
+    def rate(vs, frm=0.5):
+        vs = vs[int(len(vs) * frm):]
+        return (vs[-1][1] - vs[0][1]) / max(1e-9, (vs[-1][0] - vs[0][0]) / 1000.0)
+
+    def peak_rate(vs, win_ms=60000):
+        best, j = 0.0, 0
+        for i in range(len(vs)):
+            while vs[i][0] - vs[j][0] > win_ms:
+                j += 1
+            if vs[i][0] > vs[j][0]:
+                best = max(best, (vs[i][1] - vs[j][1]) / ((vs[i][0] - vs[j][0]) / 1000.0))
+        return best
+
+    def gpus_of(subj):
+        g = subj.get("gpu")
+        return [g] if isinstance(g, str) else list(g or [])
+
+    util = {_g(lab, "gpu"): vs for lab, vs in fam("DCGM_FI_DEV_GPU_UTIL").items()}
+    problems = []
+    for kind, subj in label["subjects"].items():
+        gs = gpus_of(subj)
+        if kind == "straggler":
+            s = gs[0]
+            others = [mean(v) for g, v in util.items() if g != s]
+            if not mean(util[s]) < min(others) - 4:
+                problems.append("straggler not slower than the rest")
+        elif kind in ("thermal_throttling", "power_throttling"):
+            reason = "sw_thermal_slowdown" if kind == "thermal_throttling" else "sw_power_cap"
+            for g in gs:
+                act = list(fam("llmon_gpu_clock_event_reason_active", gpu=g, reason=reason).values())[0]
+                if mean(act, 0.0) < 0.05:
+                    problems.append(f"{kind}: gpu {g} reason {reason} rarely active")
+        elif kind == "gpu_memory_pressure":
+            free = list(fam("DCGM_FI_DEV_FB_FREE", gpu=gs[0]).values())[0]
+            if not min(v for _, v in free[-max(1, len(free) // 10):]) < 0.05 * FB_TOTAL:
+                problems.append("gpu_memory_pressure: headroom not under 5 %")
+        elif kind == "memory_leak_host":
+            rss = list(fam("llmon_gpu_process_resident_memory_bytes", pid=subj["pid"]).values())[0]
+            a, b = rss[len(rss) // 10], rss[-1]
+            if not (b[1] / a[1] - 1) / ((b[0] - a[0]) / 3.6e6) > 0.05:
+                problems.append("memory_leak_host: RSS grows < 5 %/h")
+        elif kind == "memory_leak_gpu":
+            mem = list(fam("llmon_gpu_process_memory_bytes", pid=subj["pid"]).values())[0]
+            if not mem[-1][1] > mem[len(mem) // 10][1] * 1.02:
+                problems.append("memory_leak_gpu: no growth")
+        elif kind == "idle_gpu":
+            for g in gs:
+                if mean(util[g]) >= 30:
+                    problems.append(f"idle_gpu: gpu {g} busy")
+        elif kind == "hardware_fault":
+            g = gs[0]
+            xid = mean(list(fam("DCGM_FI_DEV_XID_ERRORS", gpu=g).values())[0], 0.9)
+            gen = mean(list(fam("DCGM_FI_DEV_PCIE_LINK_GEN", gpu=g).values())[0], 0.0)
+            wid = mean(list(fam("DCGM_FI_DEV_PCIE_LINK_WIDTH", gpu=g).values())[0], 0.0)
+            if not (xid > 0 or gen < 5 or wid < 16):
+                problems.append("hardware_fault: no Xid and the link at max")
+        elif kind == "checkpoint_slow":
+            w = list(fam("node_disk_written_bytes_total", device=subj["device"]).values())[0]
+            if not 50e6 < peak_rate(w) < 200e6:
+                problems.append(f"checkpoint_slow: peak write {peak_rate(w):.3g} B/s")
+        elif kind in ("disk_saturation", "input_bound_io"):
+            io = list(fam("node_disk_io_time_seconds_total", device=subj["device"]).values())[0]
+            if rate(io, 0.75) < 0.9:
+                problems.append(f"{kind}: disk util {rate(io, 0.75):.2f}")
+        elif kind == "communication_bound":
+            tx = list(fam("node_infiniband_port_data_transmitted_bytes_total", device=subj["device"]).values())[0]
+            if peak_rate(tx, 1000 * label["step_s"]) < 0.9 * IB_LINE:
+                problems.append("communication_bound: IB never near line rate")
+        elif kind == "network_saturation":
+            tx = list(fam("node_network_transmit_bytes_total", device=subj["device"]).values())[0]
+            if rate(tx, 0.75) < 0.9 * ETH_LINE:
+                problems.append("network_saturation: NIC below 90 %")
+        elif kind == "host_memory_pressure":
+            av = list(fam("node_memory_MemAvailable_bytes").values())[0]
+            tot = list(fam("node_memory_MemTotal_bytes").values())[0]
+            sw = list(fam("node_vmstat_pswpout").values())[0]
+            if not (av[-1][1] / tot[-1][1] < 0.1 and sw[-1][1] > sw[0][1]):
+                problems.append("host_memory_pressure: memory not short or no swapping")
+        elif kind == "cooling_degradation":
+            t = list(fam("DCGM_FI_DEV_GPU_TEMP", gpu=gs[0]).values())[0]
+            k = max(1, len(t) // 10)
+            if not mean(t[-k:], 0.0) - mean(t[len(t) // 5:len(t) // 5 + k], 0.0) > 5:
+                problems.append("cooling_degradation: temperature not rising")
+        if kind in ("input_bound_cpu", "input_bound_io", "communication_bound"):
+            m = sum(mean(v) for v in util.values()) / len(util)
+            if m > 75:
+                problems.append(f"{kind}: GPUs busy ({m:.0f} %)")
+    if label["top"] is None and label["scenario"] == "healthy_training":
+        m = min(mean(v, 0.5) for v in util.values())
+        if m < 85:
+            problems.append(f"healthy training at {m:.0f} %")
+    errors += problems
+
+
 def cmd_selftest(_):
     errors = []
     for nm in SCENARIOS:
-        text, label = build(nm, 1, 0.3, 5)
-        e = []
-        check_text(text, label, e)
+        text, label = build(nm, 1, 0.3 if SCENARIOS[nm][2] <= 1 else 1.0, 5)
+        e, vals = [], {}
+        check_text(text, label, e, vals)
+        check_signals(vals, label, e)
         errors += [f"{nm}: {x}" for x in e[:5]]
         print(f"{nm}: {label['samples']} samples, {len(e)} problems", flush=True)
     # a short 1 s run too
