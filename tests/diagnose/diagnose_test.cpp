@@ -227,7 +227,17 @@ TEST_F(DiagnoseTest, HardwareFaultsFromEccXidAndPcie) {
   series("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", gpu("2"), constant(2));
   auto x = gpu("1");
   x.push_back({"xid", "79"});
-  series("llmon_gpu_xid_errors_total", x, [](int i, int n) { return i > n - 10 ? 1 : 0; });
+  // Born at the first event with value 1, as llmon's event counter is.
+  {
+    auto l = x;
+    l.push_back({"__name__", "llmon_gpu_xid_errors_total"});
+    l.push_back({"job", "llmon"});
+    l.push_back({"instance", "node1:8747"});
+    auto labels = model::Labels::make(l);
+    auto app = db_->appender();
+    for (int i = 9; i >= 0; --i) ASSERT_TRUE(app->append(0, *labels, kEnd - i * 15000, 1));
+    ASSERT_TRUE(app->commit().is_ok());
+  }
   series("DCGM_FI_DEV_PCIE_LINK_GEN", gpu("3"), constant(3));
   series("DCGM_FI_DEV_PCIE_MAX_LINK_GEN", gpu("3"), constant(5));
   host();

@@ -22,17 +22,24 @@ class HardwareFault final : public Detector {
 
   void run(Context& ctx, std::vector<Finding>& out) override {
     const std::string w = ctx.window();
+    const std::string xid = ctx.sel("llmon_gpu_xid_errors_total", "xid=~\"48|61|62|63|64|74|79|92|94|95|119|120\"");
     const std::vector<Check> checks = {
         {ctx.sel("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL") + " > 0", Severity::kCritical,
          "%g uncorrectable (double-bit) ECC errors since the driver loaded",
          "Uncorrectable memory errors kill the CUDA contexts that touch them: drain the GPU, reset it "
          "(`nvidia-smi -r`) so the row remap applies, and RMA it if errors return."},
+        {"min_over_time(" + ctx.sel("llmon_gpu_up") + "[" + w + "]) == 0", Severity::kCritical,
+         "stopped answering the driver in the window (llmon_gpu_up %g)",
+         "A GPU that NVML cannot read any more has usually fallen off the bus (Xid 79: see DCGM_FI_DEV_XID_ERRORS "
+         "and the kernel log) or lost power: drain the node, collect `nvidia-bug-report.sh`, reboot; a repeat "
+         "takes the node out of service (reseat, check power and PCIe risers)."},
         {ctx.sel("DCGM_FI_DEV_ROW_REMAP_FAILURE") + " > 0", Severity::kCritical, "row remapping failed (%g)",
          "The GPU ran out of spare rows: it cannot repair its memory any more. Drain it and open an RMA."},
         {ctx.sel("DCGM_FI_DEV_ROW_REMAP_PENDING") + " > 0", Severity::kWarning, "a row remap is pending (%g)",
          "A memory row was retired but takes effect only after a GPU reset: drain the GPU and reset it."},
-        {"increase(" + ctx.sel("llmon_gpu_xid_errors_total", "xid=~\"48|61|62|63|64|74|79|92|94|95|119|120\"") + "[" +
-             w + "]) > 0",
+        // llmon's Xid counter is born at the first event with value 1, which
+        // increase() cannot see: a series new in the window counts too.
+        {"increase(" + xid + "[" + w + "]) > 0 or (" + xid + " unless " + xid + " offset " + w + ")",
          Severity::kCritical, "%g Xid errors of the hardware class in the window",
          "Hardware-class Xids (48 DBE, 63/64 remap, 74 NVLink, 79 fallen off the bus, 94/95 contained/uncontained "
          "ECC, 119/120 GSP): drain the node, collect `nvidia-bug-report.sh`, reset or reboot; 79 and repeated 74 "
