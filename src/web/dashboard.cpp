@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "base/hash.h"
@@ -62,24 +63,37 @@ const char* content_type_for(std::string_view name) {
 }
 
 Status register_dashboard(http::Server& server, std::span<const Asset> assets) {
-  auto files = std::make_shared<std::map<std::string, Served, std::less<>>>();
+  // Each file is copied and gzipped on its first request, not at start: an
+  // agent nobody opens the dashboard of keeps ~250 KB less resident.
+  struct Lazy {
+    Asset asset;
+    std::once_flag once;
+    Served served;
+    const Served& get() {
+      std::call_once(once, [this] {
+        served.content_type = content_type_for(asset.name);
+        std::string body(asset.content);
+        char tag[32];
+        std::snprintf(tag, sizeof tag, "\"%016llx\"",
+                      static_cast<unsigned long long>(base::fnv1a(base::kFnv1aOffset, body)));
+        served.etag = tag;
+        served.gzipped = std::make_shared<const std::string>(http::gzip_compress(body, 9));
+        served.plain = std::make_shared<const std::string>(std::move(body));
+      });
+      return served;
+    }
+  };
+  auto files = std::make_shared<std::map<std::string, std::unique_ptr<Lazy>, std::less<>>>();
   for (const Asset& a : assets) {
-    Served f;
-    f.content_type = content_type_for(a.name);
-    std::string body(a.content);
-    char tag[32];
-    std::snprintf(tag, sizeof tag, "\"%016llx\"",
-                  static_cast<unsigned long long>(base::fnv1a(base::kFnv1aOffset, body)));
-    f.etag = tag;
-    f.gzipped = std::make_shared<const std::string>(http::gzip_compress(body, 9));
-    f.plain = std::make_shared<const std::string>(std::move(body));
-    (*files)[std::string(a.name)] = std::move(f);
+    auto l = std::make_unique<Lazy>();
+    l->asset = a;
+    (*files)[std::string(a.name)] = std::move(l);
   }
-  auto index = files->find("index.html");
-  if (index == files->end()) return Status::error("web: the dashboard bundle has no index.html");
+  if (files->find("index.html") == files->end()) return Status::error("web: the dashboard bundle has no index.html");
   const std::vector<std::string> get = {"GET"};
-  Status s = server.add_route(
-      "/", get, [files](const http::Request& req, http::Response& res) { answer(files->at("index.html"), req, res); });
+  Status s = server.add_route("/", get, [files](const http::Request& req, http::Response& res) {
+    answer(files->at("index.html")->get(), req, res);
+  });
   if (!s) return s;
   return server.add_route("/assets/*", get, [files](const http::Request& req, http::Response& res) {
     std::string_view name = std::string_view(req.path).substr(std::string_view("/assets/").size());
@@ -89,7 +103,7 @@ Status register_dashboard(http::Server& server, std::span<const Asset> assets) {
       res.body = "404 page not found\n";
       return;
     }
-    answer(it->second, req, res);
+    answer(it->second->get(), req, res);
   });
 }
 

@@ -2,7 +2,7 @@
 // bundle's other files, each with its content type, a strong ETag (304 to a
 // matching If-None-Match) and "Cache-Control: no-cache" (the browser keeps
 // the files and revalidates: the names carry no hash, so a new binary is seen
-// at once). Bodies are gzipped once at registration and sent compressed to
+// at once). Bodies are gzipped once, on a file's first request, and sent compressed to
 // clients that accept gzip. The dashboard reads its data only through the
 // public API (docs/api.md); nothing here knows about metrics.
 #pragma once
