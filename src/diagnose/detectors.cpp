@@ -8,9 +8,13 @@ std::unique_ptr<Detector> make_throttling();
 std::unique_ptr<Detector> make_memory();
 std::unique_ptr<Detector> make_hardware_fault();
 std::unique_ptr<Detector> make_input_bound();
+std::unique_ptr<Detector> make_straggler();
+std::unique_ptr<Detector> make_leak();
 
 std::vector<std::unique_ptr<Detector>> builtin_detectors() {
   std::vector<std::unique_ptr<Detector>> d;
+  d.push_back(make_straggler());  // first: it names the cause other detectors see as a symptom
+  d.push_back(make_leak());
   d.push_back(make_hardware_fault());
   d.push_back(make_memory());
   d.push_back(make_throttling());

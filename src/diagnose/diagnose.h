@@ -1,5 +1,8 @@
 // Runs every detector over one window and orders the findings: severity
-// first, then confidence. With no finding, the summary says the node is
+// first, then how many GPUs a finding covers (a node-wide bottleneck before a
+// single GPU's trouble), then confidence; a cause found together with the
+// symptom it explains (a leak and the memory pressure it ends in, a straggler
+// and its one throttling GPU) comes right before that symptom. With no finding, the summary says the node is
 // healthy and gives its utilisation and what its GPUs cost.
 #pragma once
 

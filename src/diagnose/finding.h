@@ -26,6 +26,9 @@ inline constexpr std::string_view kHostMemoryPressure = "host_memory_pressure";
 inline constexpr std::string_view kHardwareFault = "hardware_fault";
 inline constexpr std::string_view kInputBoundCpu = "input_bound_cpu";
 inline constexpr std::string_view kInputBoundIo = "input_bound_io";
+inline constexpr std::string_view kStraggler = "straggler";
+inline constexpr std::string_view kMemoryLeakHost = "memory_leak_host";
+inline constexpr std::string_view kMemoryLeakGpu = "memory_leak_gpu";
 }  // namespace kind
 
 struct Evidence {
