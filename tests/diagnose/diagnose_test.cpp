@@ -56,14 +56,15 @@ class DiagnoseTest : public ::testing::Test {
   }
 
   // One series over the window (and 5 minutes before it), every 15 s; f(i, n) with i the sample index.
-  void series(const std::string& name, std::vector<model::Label> labels, std::function<double(int, int)> f) {
+  void series(const std::string& name, std::vector<model::Label> labels, std::function<double(int, int)> f,
+              int64_t span_ms = kWindow + 5 * 60 * 1000) {
     labels.push_back({"__name__", name});
     labels.push_back({"job", "llmon"});
     labels.push_back({"instance", "node1:8747"});
     auto l = model::Labels::make(std::move(labels));
     ASSERT_TRUE(l) << l.error();
     auto app = db_->appender();
-    const int n = static_cast<int>((kWindow + 5 * 60 * 1000) / 15000) + 1;
+    const int n = static_cast<int>(span_ms / 15000) + 1;
     for (int i = 0; i < n; ++i) {
       int64_t t = kEnd - static_cast<int64_t>(n - 1 - i) * 15000;
       auto r = app->append(0, *l, t, f(i, n));
@@ -290,6 +291,51 @@ TEST_F(DiagnoseTest, HostSwappingIsMemoryPressure) {
   const Finding* f = find(d, kind::kHostMemoryPressure);
   ASSERT_NE(f, nullptr) << kinds(d);
   EXPECT_NE(f->summary.find("swapping 400 pages/s"), std::string::npos) << f->summary;
+}
+
+TEST_F(DiagnoseTest, OneHotGpuIsAStragglerFirst) {
+  for (const char* id : {"0", "1", "2"}) healthy_gpu(id, 90);
+  series("DCGM_FI_DEV_GPU_UTIL", gpu("3"), constant(70));
+  series("DCGM_FI_DEV_MAX_SM_CLOCK", gpu("3"), constant(1980));
+  series("DCGM_FI_DEV_SM_CLOCK", gpu("3"), constant(1700));
+  auto r = gpu("3");
+  r.push_back({"reason", "sw_thermal_slowdown"});
+  series("llmon_gpu_clock_event_reason_active", r, [](int i, int) { return i % 2; });
+  host();
+  Diagnosis d = diagnose();
+  ASSERT_FALSE(d.findings.empty());
+  EXPECT_EQ(d.findings[0].kind, kind::kStraggler) << kinds(d);
+  EXPECT_EQ(d.findings[0].subject.at("gpu"), "3");
+  EXPECT_NE(d.findings[0].summary.find("throttles for heat"), std::string::npos) << d.findings[0].summary;
+  ASSERT_GE(d.findings.size(), 2u);
+  EXPECT_EQ(d.findings[1].kind, kind::kThermalThrottling) << "the symptom right after its cause: " << kinds(d);
+}
+
+TEST_F(DiagnoseTest, SteadyGrowthIsALeakAStepIsNot) {
+  healthy_gpu("0");
+  host();
+  const int64_t span = 80 * 60 * 1000;
+  auto leak = gpu("0");
+  leak.push_back({"pid", "9001"});
+  leak.push_back({"command", "train.py"});
+  series(
+      "llmon_gpu_process_resident_memory_bytes", leak, [](int i, int) { return 8 * kGiB * (1 + i * 0.0005); },
+      span);  // +12 %/h of the start, 11 %/h of the mean
+  auto step = gpu("0");
+  step.push_back({"pid", "9002"});
+  step.push_back({"command", "serve.py"});
+  series(
+      "llmon_gpu_process_resident_memory_bytes", step, [](int i, int n) { return i < n / 4 ? 2 * kGiB : 6 * kGiB; },
+      span);  // warm-up, then flat
+  Diagnosis d = diagnose();
+  int leaks = 0;
+  for (const auto& f : d.findings) {
+    if (f.kind != kind::kMemoryLeakHost) continue;
+    ++leaks;
+    EXPECT_EQ(f.subject.at("pid"), "9001");
+    EXPECT_NE(f.summary.find("grows 11 % an hour over 1h"), std::string::npos) << f.summary;
+  }
+  EXPECT_EQ(leaks, 1) << kinds(d);
 }
 
 TEST_F(DiagnoseTest, JsonCarriesEveryField) {
