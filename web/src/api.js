@@ -82,6 +82,11 @@ export class Api {
   flags() {
     return this.#call('/api/v1/status/flags');
   }
+  diagnosis(window, time = null) {
+    const q = new URLSearchParams({ window, format: 'json' });
+    if (time !== null && time !== undefined) q.set('time', String(time));
+    return this.#call(`/api/v1/diagnosis?${q}`);
+  }
   alerts() {
     return this.#call('/api/v1/alerts').then((d) => d.alerts);
   }

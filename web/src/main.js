@@ -15,6 +15,7 @@ import { HostView } from './views/host.js';
 import { AlertsView } from './views/alerts.js';
 import { ExploreView } from './views/explore.js';
 import { HealthView, LaterView } from './views/health.js';
+import { DiagnosisView } from './views/diagnosis.js';
 
 const NAV = [
   ['overview', 'Overview'], ['processes', 'GPU processes'], ['host', 'Host'], ['alerts', 'Alerts'],
@@ -23,7 +24,6 @@ const NAV = [
 ];
 const LATER = {
   logs: { title: 'Log events', text: 'Kernel, container and job log events (Xid, NCCL timeouts, CUDA OOM, tracebacks), parsed by the agent\'s log watcher, will be listed and charted here.' },
-  diagnosis: { title: 'Diagnosis', text: 'The findings of `llmon diagnose` (the bottleneck, idle-GPU cost, OOM risk and failing parts, each with its evidence and playbook) will be shown here.' },
   apps: { title: 'Training and serving', text: 'Application metrics scraped from training jobs and inference servers (step time, tokens/s, TTFT, queue depth) will be charted here beside the GPUs they run on.' },
 };
 
@@ -163,6 +163,7 @@ class App {
       : v === 'alerts' ? new AlertsView(ctx, root)
       : v === 'explore' ? new ExploreView(ctx, root)
       : v === 'health' ? new HealthView(ctx, root)
+      : v === 'diagnosis' ? new DiagnosisView(ctx, root)
       : new LaterView(ctx, root, LATER[v]);
     this.#syncControls();
     this.tick(true);

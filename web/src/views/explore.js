@@ -79,6 +79,9 @@ export class ExploreView {
   }
 
   async #suggest() {
+    // Answers arrive out of order (the first needs a request): only the
+    // newest keystroke's suggestions are shown.
+    const seq = (this.seq = (this.seq || 0) + 1);
     const before = this.input.value.slice(0, this.input.selectionStart);
     const c = context(before);
     let pool = [];
@@ -96,6 +99,7 @@ export class ExploreView {
     } catch (e) {
       this.errorEl.textContent = e.message;
     }
+    if (seq !== this.seq) return;
     const list = c.prefix || c.kind !== 'metric' ? rank(pool, c.prefix) : [];
     this.selected = -1;
     this.prefix = c.prefix;
