@@ -12,6 +12,7 @@
 #include "api/query_api.h"
 #include "app/alerting.h"
 #include "app/commands.h"
+#include "app/diagnosis_loop.h"
 #include "app/notify_setup.h"
 #include "app/setup.h"
 #include "app/storage_setup.h"
@@ -197,11 +198,28 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   sched.run_cycle(clock.now_ms());
   std::thread collect_thread([&sched] { sched.run(); });
   if (alerting) alerting->start();
+  // The continuous diagnosis: findings as series for the rules and the dashboard.
+  std::unique_ptr<DiagnosisLoop> diagnosis;
+  if (engine && db && s.get(config::flag::kDiagnoseInterval) > 0) {
+    diagnose::Options o;
+    o.window_ms = s.get(config::flag::kWindow);
+    auto prices = diagnose::parse_gpu_prices(s.get(config::flag::kDiagnoseGpuPrice));
+    o.gpu_price = prices ? std::move(*prices) : diagnose::default_gpu_prices();
+    auto target = self_sink_options(s, server.port(), system_hostname).target_labels;
+    o.selector = s.get(config::flag::kDiagnoseSelector);
+    for (const model::Label& l : target)
+      if (s.get(config::flag::kDiagnoseSelector).empty())
+        o.selector += (o.selector.empty() ? "" : ",") + l.name + "=\"" + l.value + "\"";
+    diagnosis = std::make_unique<DiagnosisLoop>(*engine, *db, clock, log, std::move(o), std::move(target),
+                                                s.get(config::flag::kDiagnoseInterval));
+    diagnosis->start();
+  }
   while (wait_for_signal() == AgentSignal::kReload) {
     log.info("SIGHUP: reloading rules");
     if (alerting) alerting->reload();
   }
   log.info("shutting down");
+  if (diagnosis) diagnosis->stop();
   if (alerting) alerting->stop();
   if (notifications) notifications->stop();
   sched.stop();

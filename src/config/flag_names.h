@@ -108,6 +108,7 @@ inline constexpr BoolFlag kJson{"json"};
 inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
+inline constexpr DurationFlag kDiagnoseInterval{"diagnose.interval"};
 
 // Every constant above, in the same order.
 // clang-format off
@@ -134,7 +135,7 @@ inline constexpr FlagRef kAll[] = {
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
-    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice,
+    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval,
 };
 // clang-format on
 

@@ -235,6 +235,10 @@ std::vector<FlagSpec> build_table() {
        "$ per GPU-hour by model, for idle-GPU cost: MODEL=PRICE,... matched as a substring of modelName "
        "(H100=2.5,A100=1.8); replaces the documented defaults for those models (docs/diagnosis.md).",
        {"agent", "diagnose"}},
+      {flag::kDiagnoseInterval, "15s",
+       "How often the agent diagnoses its own series over --window and stores the findings as "
+       "llmon_diagnosis_finding{kind,severity,...} (0: never).",
+       agent},
   };
   std::vector<FlagSpec> t;
   for (const Row& r : rows) t.push_back({std::string(r.flag.name), r.flag.kind, r.default_value, r.help, r.commands});

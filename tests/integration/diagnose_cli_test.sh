@@ -4,7 +4,8 @@
 # (--storage.path, read-only). The agent runs on the fake NVML library's 8x
 # H100 scenario, where GPU 2 sits at its power cap (sw_power_cap active) while
 # busy: both must report power_throttling for GPU 2, exit 1 (a warning), and
-# give the same JSON schema with 8 GPUs in the summary.
+# give the same JSON schema with 8 GPUs in the summary; the agent's continuous
+# diagnosis (--diagnose.interval) stores the finding as llmon_diagnosis_finding.
 # Usage: diagnose_cli_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154  # llmon_URL comes from start_server
 source "$(dirname "$0")/lib.sh"
@@ -13,7 +14,7 @@ require_cmd python3 || skip "python3 not installed"
 FAKE="$(dirname "$LLMON")/fake_nvml/libnvidia-ml.so.1"
 [[ -f "$FAKE" ]] || fail "fake NVML not built next to $LLMON (expected $FAKE)"
 export LLMON_FAKE_NVML_SCENARIO="$REPO/tests/fake_nvml/scenarios/h100x8.json"
-start_llmon --nvml.library="$FAKE"
+start_llmon --nvml.library="$FAKE" --diagnose.interval=2s --window=1m
 sleep 12  # a dozen cycles in the 1 m window
 
 check() {  # check FILE WHAT
@@ -37,6 +38,15 @@ check "$SCRATCH/url.json" "--url"
 "$LLMON" diagnose --url="$llmon_URL" --window=1m >"$SCRATCH/url.txt" 2>&1
 grep -q '^\[warning\] power_throttling' "$SCRATCH/url.txt" || fail "--url text: $(head -5 "$SCRATCH/url.txt")"
 grep -q '  evidence: ' "$SCRATCH/url.txt" || fail "--url text has no evidence lines"
+# The continuous diagnosis stores the findings as series.
+fetch "$llmon_URL/api/v1/query?query=llmon_diagnosis_finding%7Bkind%3D%22power_throttling%22%7D" "$SCRATCH/series.json"
+python3 - "$SCRATCH/series.json" <<'PY' || fail "llmon_diagnosis_finding: $(cat "$SCRATCH/series.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))["data"]["result"]
+assert [x["metric"]["gpu"] for x in r] == ["2"], r
+m = r[0]["metric"]
+assert m["severity"] == "warning" and m["job"] == "llmon" and m["instance"], m
+PY
 status="$(http_status "$llmon_URL/api/v1/diagnosis?window=banana")"
 [[ "$status" == 400 ]] || fail "a bad window answers $status, want 400"
 
