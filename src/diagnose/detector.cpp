@@ -65,7 +65,11 @@ std::string Context::sel(std::string_view name, std::string_view extra) const {
 }
 
 std::string Context::window() const {
-  int64_t s = options_.window_ms / 1000;
+  return prom_duration(options_.window_ms);
+}
+
+std::string prom_duration(int64_t ms) {
+  int64_t s = ms / 1000;
   char buf[32];
   if (s % 3600 == 0)
     std::snprintf(buf, sizeof buf, "%lldh", static_cast<long long>(s / 3600));

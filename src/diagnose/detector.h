@@ -33,6 +33,9 @@ std::map<std::string, double> default_gpu_prices();
 // --diagnose.gpu-price: "H100=2.5,A100=1.8" over the defaults. Errors name the bad item.
 Expected<std::map<std::string, double>> parse_gpu_prices(std::string_view text);
 
+// Milliseconds as the PromQL duration a selector takes ("15m", "1h", "90s").
+std::string prom_duration(int64_t ms);
+
 class Context {
  public:
   Context(QuerySource& source, const Options& options) : source_(source), options_(options) {}

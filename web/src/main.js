@@ -78,8 +78,8 @@ class App {
         onZoom: (start, end) => app.setState({ end, range: Math.max(60, end - start) }),
         onReset: () => app.setState({ end: null }),
       },
-      rangeQuery: (template, opts) => app.rangeQueries([template], opts),
-      rangeQueries: (templates, opts) => app.rangeQueries(templates, opts),
+      rangeQuery: (template) => app.rangeQueries([template]),
+      rangeQueries: (templates) => app.rangeQueries(templates),
     };
   }
 

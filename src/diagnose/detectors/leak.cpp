@@ -11,12 +11,6 @@
 namespace llmon::diagnose {
 namespace {
 
-std::string duration(int64_t ms) {
-  int64_t s = ms / 1000;
-  return s % 3600 == 0 ? strf("%lldh", static_cast<long long>(s / 3600))
-                       : strf("%lldm", static_cast<long long>(s / 60));
-}
-
 class Leak final : public Detector {
  public:
   std::string_view name() const override { return "leak"; }
@@ -32,7 +26,7 @@ class Leak final : public Detector {
   static void look(Context& ctx, std::vector<Finding>& out, std::string_view k, const char* family, int64_t lookback,
                    const char* what) {
     const std::string x = ctx.sel(family);
-    const std::string l = duration(lookback), half = duration(lookback / 2);
+    const std::string l = prom_duration(lookback), half = prom_duration(lookback / 2);
     // Relative growth per hour over the lookback, and over each half.
     const std::string rel_q = "deriv(" + x + "[" + l + "]) * 3600 / avg_over_time(" + x + "[" + l + "])";
     const std::string late_q = "deriv(" + x + "[" + half + "]) * 3600 / avg_over_time(" + x + "[" + half + "])";

@@ -38,7 +38,7 @@ export class ExploreView {
     try {
       const [instant, range] = await Promise.all([
         this.ctx.api.query(expr, this.ctx.state.end ?? null),
-        charts ? this.ctx.rangeQuery(() => expr, { raw: true }) : null,
+        charts ? this.ctx.rangeQuery(() => expr) : null,
       ]);
       this.#table(instant);
       if (range) {
