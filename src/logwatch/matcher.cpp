@@ -19,15 +19,22 @@ RE2::Options re2_options(const Pattern& p) {
   return o;
 }
 
+RE2::Options set_options() {
+  RE2::Options o;
+  o.set_log_errors(false);
+  o.set_encoding(RE2::Options::EncodingLatin1);
+  return o;
+}
+
+re2::StringPiece piece(std::string_view s) {
+  return re2::StringPiece(s.data(), s.size());
+}
+
 class SetMatcher final : public Matcher {
  public:
-  SetMatcher() : set_(RE2::Options(), RE2::UNANCHORED) {}
+  SetMatcher() : set_(set_options(), RE2::UNANCHORED) {}
 
   Status init(std::vector<Pattern> patterns) {
-    RE2::Options so;
-    so.set_log_errors(false);
-    so.set_encoding(RE2::Options::EncodingLatin1);
-    set_ = RE2::Set(so, RE2::UNANCHORED);
     for (size_t i = 0; i < patterns.size(); ++i) {
       const Pattern& p = patterns[i];
       auto re = std::make_unique<RE2>(p.text, re2_options(p));
@@ -47,15 +54,13 @@ class SetMatcher final : public Matcher {
 
   size_t size() const override { return res_.size(); }
 
-  bool matches_none(std::string_view line) const override {
-    return res_.empty() || !set_.Match(absl_view(line), nullptr);
-  }
+  bool matches_none(std::string_view line) const override { return res_.empty() || !set_.Match(piece(line), nullptr); }
 
   void match(std::string_view line, std::vector<Match>& out) const override {
     out.clear();
     if (res_.empty()) return;
     std::vector<int> hit;
-    if (!set_.Match(absl_view(line), &hit)) return;
+    if (!set_.Match(piece(line), &hit)) return;
     std::sort(hit.begin(), hit.end());
     for (int i : hit) {
       const RE2& re = *res_[static_cast<size_t>(i)];
@@ -64,7 +69,7 @@ class SetMatcher final : public Matcher {
       const auto& names = re.CapturingGroupNames();
       if (!names.empty()) {
         std::vector<re2::StringPiece> sub(static_cast<size_t>(re.NumberOfCapturingGroups()) + 1);
-        if (re.Match(absl_view(line), 0, line.size(), RE2::UNANCHORED, sub.data(), static_cast<int>(sub.size()))) {
+        if (re.Match(piece(line), 0, line.size(), RE2::UNANCHORED, sub.data(), static_cast<int>(sub.size()))) {
           for (const auto& [idx, name] : names) {
             const auto& s = sub[static_cast<size_t>(idx)];
             if (s.data() != nullptr) m.groups.emplace_back(name, std::string(s.data(), s.size()));
@@ -76,7 +81,6 @@ class SetMatcher final : public Matcher {
   }
 
  private:
-  static re2::StringPiece absl_view(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
   RE2::Set set_;
   std::vector<std::unique_ptr<RE2>> res_;
 };
