@@ -24,6 +24,7 @@ const char* severity_name(Severity s);
 bool parse_severity(std::string_view text, Severity& out);
 
 struct Event {
+  uint64_t id = 0;            // unique per agent; a dedup update repeats its event's id
   int64_t time_ms = 0;        // when the (last) occurrence was read or logged
   int64_t first_ms = 0;       // the first occurrence of a deduplicated burst
   std::string source;         // "kmsg", or the file's path

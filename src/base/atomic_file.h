@@ -1,0 +1,18 @@
+// write_file_atomic: replaces a small file so that a crash leaves either the
+// old or the new contents, never a torn mix: PATH.tmp is written, fsynced and
+// renamed over PATH, then the directory is fsynced. Errors name the file and
+// the call; the temp file is removed on failure.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <string_view>
+
+#include "base/status.h"
+
+namespace llmon::base {
+
+Status write_file_atomic(const std::string& path, std::string_view bytes, mode_t mode = 0600);
+
+}  // namespace llmon::base

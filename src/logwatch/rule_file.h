@@ -1,0 +1,73 @@
+// Log rules: what the logwatch matches and what it makes of a match. Parsed
+// from YAML (the built-in packs in deploy/logwatch/ and --logwatch.rules);
+// pure: text in, rules or an error naming the file, line and field out.
+//
+//   rules:
+//     - name: cuda_oom                     # [a-zA-Z_][a-zA-Z0-9_]*, unique
+//       regex: 'CUDA out of memory\. Tried to allocate (?P<size>[0-9.]+ [KMGT]iB)'
+//       # or literal: 'No space left on device'
+//       case_insensitive: false
+//       severity: error                    # info | warning | error | critical
+//       source: files                      # files | kmsg | any | a glob over file paths
+//       labels: {category: memory}         # added to the event (and the counter)
+//       counter_labels: [xid]              # named groups that also label the counter
+//       dedup: 60s                         # repeats within this window fold into one event
+//       dedup_by: [pci, xid]               # ...when these groups are equal (default: all groups)
+//       multiline:                         # group the following lines into the event
+//         continue: '^\s'                  # lines matching this continue the group
+//         include_end: true                # the first other line ends it, included
+//         max_lines: 200
+//         timeout: 2s                      # a group left open this long is emitted
+//
+// Named groups become event labels. counter_labels must be few-valued (an
+// Xid code, not a byte count): each value is a counter series.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "base/status.h"
+#include "logwatch/event.h"
+
+namespace llmon::logwatch {
+
+enum class SourceKind { kFiles, kKmsg, kAny, kGlob };
+
+struct Multiline {
+  bool enabled = false;
+  std::string continue_regex = "^\\s";
+  bool include_end = true;
+  size_t max_lines = 200;
+  int64_t timeout_ms = 2000;
+};
+
+struct LogRule {
+  std::string name;
+  std::string pattern;
+  bool literal = false;
+  bool case_insensitive = false;
+  Severity severity = Severity::kWarning;
+  SourceKind source = SourceKind::kFiles;
+  std::string source_glob;  // with kGlob
+  std::map<std::string, std::string> labels;
+  std::vector<std::string> counter_labels;
+  int64_t dedup_ms = 0;
+  std::vector<std::string> dedup_by;  // empty: every named group
+  Multiline multiline;
+  std::string origin;  // "file.yml:12" for messages
+};
+
+// Parses a rule file; `name` is used in errors ("training.yml:14:7: ...").
+Expected<std::vector<LogRule>> parse_log_rules(std::string_view yaml, const std::string& name);
+
+// Rules of several files together; a later rule with an earlier rule's name
+// is an error naming both places.
+Status merge_log_rules(std::vector<LogRule>& into, std::vector<LogRule> more);
+
+// True when a rule with this selector applies to `source` ("kmsg" or a path).
+bool source_selected(const LogRule& rule, std::string_view source, bool is_kmsg);
+
+}  // namespace llmon::logwatch
