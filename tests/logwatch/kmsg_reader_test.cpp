@@ -218,6 +218,35 @@ TEST_F(KmsgFileReader, OpenErrorsNameThePath) {
   EXPECT_NE(not_records.error().find("neither a character device"), std::string::npos) << not_records.error();
 }
 
+// A read error (other than EAGAIN, EPIPE, EINTR) sets up = false and the next
+// poll reopens. /dev/net/tun is a character device whose read() fails with
+// EBADFD until an interface is attached: the path is a symlink to it, then to
+// a file of records.
+TEST_F(KmsgFileReader, AReadErrorMarksItDownAndTheNextPollReopens) {
+  if (::access("/dev/net/tun", R_OK) != 0) GTEST_SKIP() << "no readable /dev/net/tun to fail a read() with";
+  std::string link = dir_.file("link");
+  ASSERT_EQ(::symlink("/dev/net/tun", link.c_str()), 0);
+  auto r = open_ok(link, "b");
+  ASSERT_TRUE(r);
+  EXPECT_TRUE(r->is_device());
+  std::vector<KmsgRecord> out;
+  Status s = r->poll(out);
+  ASSERT_FALSE(s);
+  EXPECT_NE(s.message().find("link: read: "), std::string::npos) << s.message();
+  EXPECT_FALSE(r->stats().up);
+  EXPECT_EQ(r->fd(), -1);
+  EXPECT_FALSE(r->poll(out));  // reopened, and failed again
+  EXPECT_FALSE(r->stats().up);
+
+  kmsg_append(path_, recs(1, 2));
+  ASSERT_EQ(::unlink(link.c_str()), 0);
+  ASSERT_EQ(::symlink(path_.c_str(), link.c_str()), 0);
+  ASSERT_TRUE(r->poll(out));
+  EXPECT_TRUE(r->stats().up);
+  EXPECT_FALSE(r->is_device());
+  EXPECT_EQ(seqs(out), (std::vector<uint64_t>{1, 2}));
+}
+
 TEST(KmsgBootId, ReadsAndTrims) {
   KmsgTestDir dir;
   std::string path = dir.file("boot_id");
