@@ -1,5 +1,6 @@
 #include "diagnose/detector.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -68,6 +69,15 @@ std::string Context::window() const {
   return prom_duration(options_.window_ms);
 }
 
+int64_t Context::sub_step_ms() const {
+  const int64_t step = std::max<int64_t>(15'000, options_.window_ms / 480);
+  return (step + 14'999) / 15'000 * 15'000;  // whole multiples of 15 s
+}
+
+std::string Context::sub() const {
+  return "[" + window() + ":" + prom_duration(sub_step_ms()) + "]";
+}
+
 std::string prom_duration(int64_t ms) {
   int64_t s = ms / 1000;
   char buf[32];
@@ -106,6 +116,32 @@ std::map<std::string, std::string> subject_of(const promql::VectorSample& s,
     if (!v.empty()) out.emplace(std::string(n), std::string(v));
   }
   return out;
+}
+
+double first_value(const promql::Vector& v, double fallback) {
+  return v.empty() ? fallback : v[0].v;
+}
+
+namespace {
+// Whether `fs_device` ("/dev/nvme1n1p1", "/dev/sda2") is `disk` ("nvme1n1",
+// "sda") or one of its partitions.
+bool on_disk(std::string_view fs_device, std::string_view disk) {
+  std::string prefix = "/dev/" + std::string(disk);
+  if (disk.empty() || fs_device.substr(0, prefix.size()) != prefix) return false;
+  std::string_view rest = fs_device.substr(prefix.size());
+  if (rest.empty()) return true;
+  if (rest[0] == 'p')
+    rest.remove_prefix(1);  // nvme0n1p1
+  else if (disk.back() >= '0' && disk.back() <= '9')
+    return false;  // nvme0n1 is not nvme0n10
+  return !rest.empty() && std::all_of(rest.begin(), rest.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+}  // namespace
+
+std::string mountpoint_of(const promql::Vector& filesystems, std::string_view disk) {
+  for (const auto& m : filesystems)
+    if (on_disk(m.labels.get("device"), disk)) return std::string(m.labels.get("mountpoint"));
+  return "";
 }
 
 const promql::VectorSample* find_by(const promql::Vector& v, std::string_view label, std::string_view value) {

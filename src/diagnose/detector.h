@@ -44,6 +44,12 @@ class Context {
   std::string sel(std::string_view name, std::string_view extra = "") const;
   // The window as a PromQL duration ("15m").
   std::string window() const;
+  // The window as a subquery range, "[15m:15s]": a step of 15 s, coarser for
+  // long windows (at most 480 steps), for the share of time a condition holds
+  // or statistics across the GPUs over time.
+  std::string sub() const;
+  // The subquery's step in ms.
+  int64_t sub_step_ms() const;
   double window_hours() const { return static_cast<double>(options_.window_ms) / 3'600'000.0; }
   // Evaluates at the window's end; an error is remembered (errors()) and
   // answers an empty vector, so one missing family never stops a diagnosis.
@@ -73,6 +79,12 @@ std::vector<std::unique_ptr<Detector>> builtin_detectors();
 // Helpers for detectors: a sample's labels as a subject, one label's value.
 std::map<std::string, std::string> subject_of(const promql::VectorSample& s,
                                               std::initializer_list<std::string_view> names);
+// The value of `v`'s first sample (an aggregate's only one), or `fallback`.
+double first_value(const promql::Vector& v, double fallback = -1);
+// The mountpoint of the first filesystem of `filesystems` (node_filesystem_*
+// samples) on block device `disk` ("nvme1n1": /dev/nvme1n1, /dev/nvme1n1p2),
+// or "".
+std::string mountpoint_of(const promql::Vector& filesystems, std::string_view disk);
 // The sample of `v` whose `label` equals `value`, or nullptr.
 const promql::VectorSample* find_by(const promql::Vector& v, std::string_view label, std::string_view value);
 

@@ -10,6 +10,11 @@ std::unique_ptr<Detector> make_hardware_fault();
 std::unique_ptr<Detector> make_input_bound();
 std::unique_ptr<Detector> make_straggler();
 std::unique_ptr<Detector> make_leak();
+std::unique_ptr<Detector> make_communication_bound();
+std::unique_ptr<Detector> make_checkpoint_slow();
+std::unique_ptr<Detector> make_disk_saturation();
+std::unique_ptr<Detector> make_network_saturation();
+std::unique_ptr<Detector> make_cooling_degradation();
 
 std::vector<std::unique_ptr<Detector>> builtin_detectors() {
   std::vector<std::unique_ptr<Detector>> d;
@@ -20,6 +25,11 @@ std::vector<std::unique_ptr<Detector>> builtin_detectors() {
   d.push_back(make_throttling());
   d.push_back(make_input_bound());
   d.push_back(make_idle_gpu());
+  d.push_back(make_communication_bound());
+  d.push_back(make_checkpoint_slow());
+  d.push_back(make_disk_saturation());
+  d.push_back(make_network_saturation());
+  d.push_back(make_cooling_degradation());
   return d;
 }
 

@@ -29,6 +29,11 @@ inline constexpr std::string_view kInputBoundIo = "input_bound_io";
 inline constexpr std::string_view kStraggler = "straggler";
 inline constexpr std::string_view kMemoryLeakHost = "memory_leak_host";
 inline constexpr std::string_view kMemoryLeakGpu = "memory_leak_gpu";
+inline constexpr std::string_view kCommunicationBound = "communication_bound";
+inline constexpr std::string_view kCheckpointSlow = "checkpoint_slow";
+inline constexpr std::string_view kDiskSaturation = "disk_saturation";
+inline constexpr std::string_view kNetworkSaturation = "network_saturation";
+inline constexpr std::string_view kCoolingDegradation = "cooling_degradation";
 }  // namespace kind
 
 struct Evidence {

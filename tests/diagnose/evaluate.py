@@ -4,7 +4,7 @@
 and diagnosed over its label's window at its end; then, per run, whether the top finding
 is the labelled top kind, whether every injected kind is among the findings, and (for
 healthy runs) whether any warning-or-worse finding that the label does not accept
-appears. Prints the per-run table, the confusion matrix of top kinds, the rates, and
+appears, and whether the findings name the labelled subjects. Prints the per-run table, the confusion matrix of top kinds, the rates, and
 the diagnosis time per run. Usage: evaluate.py LLMON SCENARIO_DIR [WORK_DIR]"""
 import collections
 import glob
@@ -15,6 +15,20 @@ import subprocess
 import sys
 import tempfile
 import time
+
+
+def subject_right(want, findings):
+    """Whether the findings of one kind name the labelled subject: every labelled value of
+    `gpu`, `pid`, `device` and `instance` (a list: all of them) among the values the findings
+    give that key ("0,1,2": several GPUs). The label's `cpu` (a core) is not a subject llmon names."""
+    for key, val in want.items():
+        if key == "cpu":
+            continue
+        vals = {val} if isinstance(val, str) else set(val)
+        have = {x for f in findings for x in f["subject"].get(key, "").split(",") if x}
+        if not vals <= have:
+            return False
+    return True
 
 
 def main():
@@ -39,11 +53,13 @@ def main():
         d = json.loads(out.stdout)
         shutil.rmtree(store, ignore_errors=True)
         found = [f["kind"] for f in d["findings"]]
+        subjects = {k: subject_right(label["subjects"].get(k, {}), [f for f in d["findings"] if f["kind"] == k])
+                    for k in label["kinds"] if k in found}
         serious = [f["kind"] for f in d["findings"] if f["severity"] != "info"]
         top = next((f["kind"] for f in d["findings"] if f["kind"] not in label.get("acceptable", [])), None)
         runs.append({"name": label["name"], "want_top": label["top"], "want": label["kinds"], "top": top,
                      "found": found, "serious": serious, "acceptable": label.get("acceptable", []), "seconds": dt,
-                     "errors": d["errors"]})
+                     "errors": d["errors"], "subjects": subjects})
 
     print("| Run | Labelled top | Top finding | Injected kinds found | Other findings |")
     print("|---|---|---|---|---|")
@@ -62,6 +78,13 @@ def main():
     print(f"top finding right: {top_ok}/{len(labelled)} ({100 * top_ok / max(1, len(labelled)):.0f} %)")
     print(f"injected causes found: {causes_ok}/{causes} ({100 * causes_ok / max(1, causes):.0f} %)")
     print(f"healthy runs with a warning-or-worse finding: {false_healthy}/{len(healthy)}")
+    subj = [(r["name"], k, ok) for r in runs for k, ok in r["subjects"].items()]
+    subj_ok = sum(ok for _, _, ok in subj)
+    print(f"subjects right (of the injected kinds found): {subj_ok}/{len(subj)} "
+          f"({100 * subj_ok / max(1, len(subj)):.0f} %)")
+    wrong = collections.Counter(k for _, k, ok in subj if not ok)
+    if wrong:
+        print("subjects wrong by kind: " + ", ".join(f"{k} {n}" for k, n in sorted(wrong.items())))
     conf = collections.Counter((r["want_top"] or "healthy", r["top"] or "healthy") for r in runs)
     kinds = sorted({k for pair in conf for k in pair})
     print("\nconfusion of top kinds (rows labelled, columns found):\n")

@@ -136,7 +136,7 @@ class Run:
         self.pswpout = [0.0] * n
         self.disk = {d: {"r": [0.0] * n, "w": [0.0] * n, "util": [0.0] * n, "lat": [DISKS[d][2]] * n}
                      for d in DISKS}
-        self.net = {"ens3": {"rx": [0.0] * n, "tx": [0.0] * n}}
+        self.net = {"ens3": {"rx": [0.0] * n, "tx": [0.0] * n, "rx_drop": [0.0] * n, "tx_drop": [0.0] * n}}
         self.ib = {"mlx5_0": {"rx": [0.0] * n, "tx": [0.0] * n}}
         self.fs_used = {fs[2]: [fs[3] * 0.4] * n for fs in FILESYSTEMS}
         # ground truth
@@ -580,6 +580,18 @@ def inj_network_saturation(run, dev="ens3"):
         run.net[dev]["tx"][i] = r.uniform(0.94, 0.99) * ETH_LINE
         run.net[dev]["rx"][i] += r.uniform(0.5e9, 1.2e9)
         run.cpu["softirq"][1][i] += r.uniform(0.2, 0.4)
+    for i in range(a, n):
+        run.net[dev]["tx_drop"][i] = r.uniform(20, 300)     # the qdisc drops what the link cannot take
+    run.mark("network_saturation", {"device": dev}, a)
+
+
+def inj_network_drops(run, dev="ens3"):
+    """A flapping transceiver: receive drops and errors at half the link speed."""
+    r, n, st = run.rng, run.n, run.step
+    a = run.idx(r.uniform(0.1, 0.3) * n * st)
+    for i in range(a, n):
+        run.net[dev]["rx"][i] += r.uniform(1.2e9, 1.8e9)
+        run.net[dev]["rx_drop"][i] = r.uniform(5, 80)
     run.mark("network_saturation", {"device": dev}, a)
 
 
@@ -765,6 +777,28 @@ def sc_network_saturation(run):
     run.top = "network_saturation"
 
 
+def sc_network_drops(run):
+    host_background(run)
+    inference(run)
+    inj_network_drops(run)
+    run.acceptable += ["idle_gpu"]
+    run.top = "network_saturation"
+
+
+def sc_healthy_training_long(run):
+    host_background(run)
+    training(run)
+    run.top = None
+
+
+def sc_mixed_cooling_disk(run):
+    host_background(run)
+    training(run, checkpoint=False)
+    inj_cooling(run, 0)
+    inj_disk_saturation(run, "nvme0n1")
+    run.top = "cooling_degradation"
+
+
 def sc_checkpoint_slow(run):
     host_background(run)
     inj_checkpoint_slow(run, training(run, checkpoint=False))
@@ -842,6 +876,9 @@ SCENARIOS = {
     "idle_gpu": (sc_idle_gpu, 8, 1, "job on GPUs 0-3; 4-7 idle, GPU 5 held (40 GiB) by an idle notebook"),
     "disk_saturation": (sc_disk_saturation, 8, 1, "a backup saturates the checkpoint disk; GPUs fine"),
     "network_saturation": (sc_network_saturation, 4, 1, "ethernet transmit at line rate on an inference node"),
+    "network_drops": (sc_network_drops, 4, 1, "receive drops and errors on ethernet at half its speed"),
+    "healthy_training_long": (sc_healthy_training_long, 4, 3, "3 h of healthy training: no trend is a finding"),
+    "mixed_cooling_disk": (sc_mixed_cooling_disk, 2, 3, "cooling_degradation (top) plus a saturated data disk"),
     "checkpoint_slow": (sc_checkpoint_slow, 8, 1, "checkpoint bursts <200 MB/s with GPU dips aligned"),
     "hardware_fault_xid79": (sc_hw_xid79, 8, 1, "a GPU falls off the bus (Xid 79), the job dies"),
     "hardware_fault_ecc": (sc_hw_ecc, 8, 1, "Xid 48/94, DBE ECC, row remap pending; job restarts"),
@@ -1098,10 +1135,19 @@ def render(run):
                   cumsum([wiops[i] * d["lat"][i] * 1.5 for i in range(n)], st, 9e4), f3)
         w.series_("node_disk_io_time_seconds_total", "counter", L, cumsum(util, st, 6e4), f3)
     for dev, d in sorted(run.net.items()):
-        w.series_("node_network_receive_bytes_total", "counter", f'device="{dev}"', cumsum(d["rx"], st, 7e12), fi)
-        w.series_("node_network_transmit_bytes_total", "counter", f'device="{dev}"', cumsum(d["tx"], st, 3e12), fi)
+        L = f'device="{dev}"'
+        w.series_("node_network_speed_bytes", "gauge", L, ETH_LINE, fi, 0, n, slow)
+        w.series_("node_network_receive_bytes_total", "counter", L, cumsum(d["rx"], st, 7e12), fi)
+        w.series_("node_network_transmit_bytes_total", "counter", L, cumsum(d["tx"], st, 3e12), fi)
+        w.series_("node_network_receive_packets_total", "counter", L, cumsum([x / 1400 for x in d["rx"]], st, 5e9), fi)
+        w.series_("node_network_transmit_packets_total", "counter", L, cumsum([x / 1400 for x in d["tx"]], st, 2e9), fi)
+        w.series_("node_network_receive_drop_total", "counter", L, cumsum(d["rx_drop"], st, 1200), fi)
+        w.series_("node_network_transmit_drop_total", "counter", L, cumsum(d["tx_drop"], st, 0), fi)
+        w.series_("node_network_receive_errs_total", "counter", L, cumsum([x * 0.1 for x in d["rx_drop"]], st, 3), fi)
+        w.series_("node_network_transmit_errs_total", "counter", L, 0, fi, 0, n, slow)
     for dev, d in sorted(run.ib.items()):
         L = f'device="{dev}",port="1"'
+        w.series_("node_infiniband_rate_bytes_per_second", "gauge", L, IB_LINE, fi, 0, n, slow)
         w.series_("node_infiniband_port_data_received_bytes_total", "counter", L, cumsum([x + 1e5 for x in d["rx"]], st, 9e14), fi)
         w.series_("node_infiniband_port_data_transmitted_bytes_total", "counter", L, cumsum([x + 1e5 for x in d["tx"]], st, 9e14), fi)
     for dev, fst, mnt, size in FILESYSTEMS:
@@ -1350,8 +1396,10 @@ def check_signals(values, label, errors):
                 problems.append("communication_bound: IB never near line rate")
         elif kind == "network_saturation":
             tx = list(fam("node_network_transmit_bytes_total", device=subj["device"]).values())[0]
-            if rate(tx, 0.75) < 0.9 * ETH_LINE:
-                problems.append("network_saturation: NIC below 90 %")
+            drops = sum(rate(v, 0.75) for nm in ("node_network_receive_drop_total", "node_network_transmit_drop_total")
+                        for v in fam(nm, device=subj["device"]).values())
+            if rate(tx, 0.75) < 0.9 * ETH_LINE and drops < 1:
+                problems.append("network_saturation: NIC below 90 % and no drops")
         elif kind == "host_memory_pressure":
             av = list(fam("node_memory_MemAvailable_bytes").values())[0]
             tot = list(fam("node_memory_MemTotal_bytes").values())[0]
