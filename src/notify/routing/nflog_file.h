@@ -17,6 +17,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/atomic_file.h"
 #include "base/status.h"
 
 namespace llmon::notify {
@@ -33,10 +34,9 @@ std::string encode_nflog(const Nflog& log);
 // Errors name what is wrong ("entry 3: ...").
 Expected<Nflog> decode_nflog(std::string_view text);
 
-// Writes `bytes` to `path` atomically: PATH.tmp, fsync, rename, fsync of the
-// directory (also used for the silences file). Errors name the file and the
-// call; the temp file is removed on failure.
-Status write_file_atomic(const std::string& path, std::string_view bytes, mode_t mode = 0600);
+// Writes `bytes` to `path` atomically (base/atomic_file.h; also used for the
+// silences file).
+using base::write_file_atomic;
 // Reads the log at `path`; a missing file is an empty log. A corrupt one is
 // moved aside (see above) and the error says so; the result is then empty.
 Expected<Nflog> load_nflog(const std::string& path, int64_t now_ms);
