@@ -1,7 +1,6 @@
 #include "notify/routing/nflog_file.h"
 
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
