@@ -412,6 +412,8 @@ void fill_field(const Call& c, nvmlFieldValue_t& f) {
       return set_ull(f, c.value(Key::kViolationHwThermalNs));
     case NVML_FI_DEV_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN:
       return set_ull(f, c.value(Key::kViolationHwPowerBrakeNs));
+    case NVML_FI_DEV_GET_GPU_RECOVERY_ACTION:  // r570 and later: value.uiVal
+      return set_uint(f, c.value(Key::kGpuRecoveryAction));
 #endif
     default:
       return set_ull(f, std::nullopt);

@@ -416,6 +416,7 @@ constexpr std::string_view kKeyNames[] = {
     "nvlink_crc_flit", "nvlink_crc_data", "nvlink_replay", "nvlink_recovery", "nvlink_ecc_data",
     "violation_power_ns", "violation_sync_boost_ns", "violation_sw_thermal_ns", "violation_hw_thermal_ns",
     "violation_hw_power_brake_ns",
+    "gpu_recovery_action",
 };
 // clang-format on
 static_assert(std::size(kKeyNames) == kKeyCount, "one JSON name per Key");

@@ -54,6 +54,7 @@ enum class Key : int {
   kNvlinkLinkCount, kNvlinkDownMask, kNvlinkTxKib, kNvlinkRxKib,
   kNvlinkCrcFlit, kNvlinkCrcData, kNvlinkReplay, kNvlinkRecovery, kNvlinkEccData,
   kViolationPowerNs, kViolationSyncBoostNs, kViolationSwThermalNs, kViolationHwThermalNs, kViolationHwPowerBrakeNs,
+  kGpuRecoveryAction,
   kCount
 };
 // clang-format on

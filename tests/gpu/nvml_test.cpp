@@ -237,6 +237,46 @@ TEST(NvmlSampler, LostGpuComesBackGarbageIsDroppedAndCountersUnwrap) {
   lib->call<FnVoid>(Fn::kShutdown);
 }
 
+TEST(NvmlSampler, RecoveryActionFromField230EveryCycle) {
+  // Another spelling of faults.json's path starts its timeline at tick 0
+  // again, also when the test above ran in this process.
+  auto lib = open_fake(fake(), scenario("../scenarios/faults.json"));
+  ASSERT_TRUE(lib);
+  base::Logger log(base::LogLevel::kError, std::tmpfile());
+  NvmlSampler sampler(*lib, log);
+  // faults.json: GPU 0 goes 0, 0, 2 (reboot), 2, 4 (drain and reset), 0, 7 (unknown), 0; GPU 1 stays 0.
+  const double want[] = {0, 0, 2, 2, 4, 0, 7, 0};
+  for (int t = 0; t < 8; ++t) {
+    Sample s;
+    sampler.sample(1000 * (t + 1), s);
+    const auto* g0 = by_gpu(s, "0");
+    ASSERT_NE(g0, nullptr);
+    EXPECT_EQ(g0->get(V::kRecoveryAction), want[t]) << "tick " << t;
+    const auto* g1 = by_gpu(s, "1");
+    ASSERT_NE(g1, nullptr);
+    if (!g1->lost) {
+      EXPECT_EQ(g1->get(V::kRecoveryAction), 0) << "tick " << t;
+    }
+  }
+  lib->call<FnVoid>(Fn::kShutdown);
+}
+
+TEST(NvmlSampler, NoRecoveryActionWhereTheDriverLacksField230) {
+  for (const auto& [library, file] : {std::pair{fake(), "h100x8.json"}, std::pair{legacy(), "legacy_r535.json"}}) {
+    auto lib = open_fake(library, scenario(file));
+    ASSERT_TRUE(lib);
+    base::Logger log(base::LogLevel::kError, std::tmpfile());
+    NvmlSampler sampler(*lib, log);
+    for (int t = 0; t < 2; ++t) {
+      Sample s;
+      sampler.sample(1000 * (t + 1), s);
+      ASSERT_FALSE(s.devices.empty()) << file;
+      for (const auto& d : s.devices) EXPECT_TRUE(std::isnan(d.get(V::kRecoveryAction))) << file;
+    }
+    lib->call<FnVoid>(Fn::kShutdown);
+  }
+}
+
 TEST(EventWatcher, CountsXidEventsPerGpu) {
   ::setenv("LLMON_FAKE_NVML_SCENARIO", scenario("h100x8.json").c_str(), 1);
   auto l = NvmlLibrary::load(fake());

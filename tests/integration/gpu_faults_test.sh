@@ -9,7 +9,8 @@
 #    4294967295, a GPM tensor activity of 250 %) never reaches /metrics;
 #  - NO_PERMISSION on remapped rows and an UNKNOWN error on one call lose only
 #    those values; a process without a memory figure keeps its other series;
-#  - 32-bit PCIe byte counters that wrap are unfolded into a monotonic counter.
+#  - 32-bit PCIe byte counters that wrap are unfolded into a monotonic counter;
+#  - the driver's recovery action (field 230) is exported every cycle.
 # The agent keeps serving throughout and exits cleanly.
 # Usage: gpu_faults_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154
@@ -124,6 +125,14 @@ if not find(last, "DCGM_FI_PROF_SM_ACTIVE", 'gpu="0"'):
 ms = [int(x) for x in open(sys.argv[2])]
 if max(ms) > 1500:
     errors.append(f"a scrape took {max(ms)} ms: serving stalled behind NVML")
+# Field 230, the driver's recovery action: GPU 0 goes 0, 0, 2, 2, 4, 0, 7, 0
+# (tick 4 may be lost to the hang); GPU 1 stays 0 while present.
+ra0 = [v for p in pages for _, v in find(p, "DCGM_FI_DEV_GET_GPU_RECOVERY_ACTION", 'gpu="0"', 'UUID="GPU-')]
+if not {2.0, 7.0} <= set(ra0) or not set(ra0) <= {0.0, 2.0, 4.0, 7.0}:
+    errors.append(f"GPU 0's DCGM_FI_DEV_GET_GPU_RECOVERY_ACTION should take 0, 2, 4, 7: {sorted(set(ra0))}")
+ra1 = {v for p in pages for _, v in find(p, "DCGM_FI_DEV_GET_GPU_RECOVERY_ACTION", 'gpu="1"')}
+if ra1 != {0.0}:
+    errors.append(f"GPU 1's recovery action should be 0: {ra1}")
 for e in errors:
     print("FAIL:", e)
 print(f"{len(pages)} pages checked; lost states {states}; timeouts {last_timeouts}; slowest scrape {max(ms)} ms")

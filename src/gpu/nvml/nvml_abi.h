@@ -185,6 +185,7 @@ enum : unsigned {
   kFiRemappedFailure = 145,
   kFiPcieCountTxBytes = 197,  // newer drivers; wraps
   kFiPcieCountRxBytes = 198,
+  kFiGpuRecoveryAction = 230,     // NVML_FI_DEV_GET_GPU_RECOVERY_ACTION, uiVal; r570 and later
   kFiClocksEventSwThermal = 251,  // ns, newer drivers
   kFiClocksEventHwThermal = 252,
   kFiClocksEventHwPowerBrake = 253,

@@ -62,6 +62,7 @@ enum class V : uint8_t {
   kRemapUncorrectable,
   kRemapPending,
   kRemapFailure,
+  kRecoveryAction,  // NVML field 230: 0 none, 1 GPU reset, 2 node reboot, 3 drain P2P, 4 drain and reset
   kPcieLinkGen,
   kPcieLinkWidth,
   kPcieLinkGenMax,

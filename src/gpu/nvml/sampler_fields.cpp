@@ -50,6 +50,7 @@ const FieldSpec kFields[] = {
     {kFiClocksEventSwThermal, 0, V::kEventSwThermalS, 1e-9, false},
     {kFiClocksEventHwThermal, 0, V::kEventHwThermalS, 1e-9, false},
     {kFiClocksEventHwPowerBrake, 0, V::kEventHwPowerBrakeS, 1e-9, false},
+    {kFiGpuRecoveryAction, 0, V::kRecoveryAction, 1, false},
 };
 constexpr size_t kFieldCount = sizeof(kFields) / sizeof(kFields[0]);
 

@@ -12,7 +12,7 @@
 
 namespace llmon::gpu::nvml {
 
-inline constexpr size_t kMaxFields = 32;  // entries of the field batch (sampler_fields.cpp)
+inline constexpr size_t kMaxFields = 40;  // entries of the field batch (sampler_fields.cpp)
 
 struct NvmlSampler::Dev {
   unsigned index = 0;
