@@ -96,6 +96,22 @@ struct FileTailer::Follow {
     if (window.size() > 2 * keep) window.erase(0, window.size() - keep);
   }
 
+  // Takes the head checksum from c and reads back the bytes the tail
+  // checksum of a later cursor needs (the file is at c.offset).
+  void resume_from(const FileCursor& c) {
+    head_len = c.head_len;
+    head_crc = c.head_crc;
+    head.clear();
+    if (c.head_len < kFingerprintBytes) {
+      head.resize(c.head_len);
+      if (::pread(fd.get(), head.data(), c.head_len, 0) != static_cast<ssize_t>(c.head_len)) head.clear();
+    }
+    std::string tail(c.tail_len, '\0');
+    if (::pread(fd.get(), tail.data(), tail.size(), static_cast<off_t>(c.offset - c.tail_len)) ==
+        static_cast<ssize_t>(tail.size()))
+      window = std::move(tail);
+  }
+
   // The cursor at the committed offset, checksums from the bytes read.
   FileCursor cursor(int64_t now_ms) const {
     FileCursor c;
@@ -167,18 +183,7 @@ Status FileTailer::open_follow(const std::string& path, bool at_end, std::unique
   if (start > 0) {
     FileCursor c;
     c.offset = start;
-    if (fingerprint(f->fd.get(), static_cast<uint64_t>(st.st_size), c)) {
-      f->head_len = c.head_len;
-      f->head_crc = c.head_crc;
-      if (c.head_len < kFingerprintBytes) {
-        f->head.resize(c.head_len);
-        if (::pread(f->fd.get(), f->head.data(), c.head_len, 0) != static_cast<ssize_t>(c.head_len)) f->head.clear();
-      }
-    }
-    std::string tail(c.tail_len, '\0');
-    if (::pread(f->fd.get(), tail.data(), tail.size(), static_cast<off_t>(start - c.tail_len)) ==
-        static_cast<ssize_t>(tail.size()))
-      f->window = std::move(tail);
+    if (fingerprint(f->fd.get(), static_cast<uint64_t>(st.st_size), c)) f->resume_from(c);
   }
   out = std::move(f);
   return Status::ok();
@@ -346,16 +351,7 @@ void FileTailer::recover(const FileCursor& c, const LineSink& sink) {
     f->st.st_mtim.tv_sec = c.mtime_ns / 1000000000;
     f->st.st_mtim.tv_nsec = c.mtime_ns % 1000000000;
     f->fd = std::move(fd);
-    f->head_len = c.head_len;
-    f->head_crc = c.head_crc;
-    if (c.head_len < kFingerprintBytes) {
-      f->head.resize(c.head_len);
-      if (::pread(f->fd.get(), f->head.data(), c.head_len, 0) != static_cast<ssize_t>(c.head_len)) f->head.clear();
-    }
-    std::string tail(c.tail_len, '\0');
-    if (::pread(f->fd.get(), tail.data(), tail.size(), static_cast<off_t>(c.offset - c.tail_len)) ==
-        static_cast<ssize_t>(tail.size()))
-      f->window = std::move(tail);
+    f->resume_from(c);
     follows_[c.path] = std::move(f);
     return;
   }
@@ -506,31 +502,30 @@ Status FileTailer::poll(const LineSink& sink) {
       ++it;
     }
   }
-  std::set<const Follow*> polled;
-  for (auto it = follows_.begin(); it != follows_.end();) {
-    Follow& f = *it->second;
-    poll_follow(f, sink);
-    polled.insert(it->second.get());
-    if (f.drain_until_ms != 0) {
-      draining_.push_back(std::move(it->second));
-      it = follows_.erase(it);
-    } else {
-      ++it;
+  // A follow whose file was renamed away moves to draining_, freeing its
+  // path for the successor discover() opens.
+  auto retire_rotated = [this] {
+    for (auto it = follows_.begin(); it != follows_.end();) {
+      if (it->second->drain_until_ms != 0) {
+        draining_.push_back(std::move(it->second));
+        it = follows_.erase(it);
+      } else {
+        ++it;
+      }
     }
+  };
+  std::set<const Follow*> polled;
+  for (auto& [path, f] : follows_) {
+    poll_follow(*f, sink);
+    polled.insert(f.get());
   }
+  retire_rotated();
   discover(sink);
   // New and restored files (and the successors of rotated ones) are read in
   // the same poll.
   for (auto& [path, f] : follows_)
     if (!polled.count(f.get())) poll_follow(*f, sink);
-  for (auto it = follows_.begin(); it != follows_.end();) {
-    if (it->second->drain_until_ms != 0) {
-      draining_.push_back(std::move(it->second));
-      it = follows_.erase(it);
-    } else {
-      ++it;
-    }
-  }
+  retire_rotated();
   first_poll_ = false;
   stats_.files = follows_.size();
   return first_error_;
