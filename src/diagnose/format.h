@@ -9,12 +9,15 @@
 namespace llmon::diagnose {
 
 [[gnu::format(printf, 1, 2)]] inline std::string strf(const char* fmt, ...) {
-  char buf[512];
-  va_list ap;
+  va_list ap, again;
   va_start(ap, fmt);
-  std::vsnprintf(buf, sizeof buf, fmt, ap);
+  va_copy(again, ap);
+  int n = std::vsnprintf(nullptr, 0, fmt, ap);  // any length: evidence lines carry whole PromQL expressions
   va_end(ap);
-  return buf;
+  std::string out(n > 0 ? static_cast<size_t>(n) : 0, '\0');
+  if (n > 0) std::vsnprintf(out.data(), out.size() + 1, fmt, again);
+  va_end(again);
+  return out;
 }
 
 // "GPU 3" or "GPU 3 (NVIDIA H100 80GB HBM3)".
