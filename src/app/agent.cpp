@@ -8,12 +8,16 @@
 #include <thread>
 
 #include "api/diagnosis_route.h"
+#include "api/events_route.h"
 #include "api/notify_routes.h"
 #include "api/query_api.h"
 #include "app/alerting.h"
 #include "app/commands.h"
 #include "app/diagnosis_loop.h"
+#include "app/logwatch_metrics.h"
+#include "app/logwatch_setup.h"
 #include "app/notify_setup.h"
+#include "app/rule_loading.h"
 #include "app/setup.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
@@ -21,6 +25,7 @@
 #include "diagnose/detector.h"
 #include "http/server.h"
 #include "ingest/snapshot_sink.h"
+#include "logwatch/watcher.h"
 #include "promql/engine.h"
 #include "tsdb/db.h"
 #include "web/dashboard.h"
@@ -120,6 +125,23 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   } else {
     log.warn("rules are not evaluated: they need the time-series store");
   }
+  // The log watcher (kernel log and --logwatch.path): its counters are a
+  // collector; it starts once every listener is in place.
+  std::unique_ptr<logwatch::Watcher> watcher;
+  if (s.get(config::flag::kLogwatchEnabled)) {
+    logwatch::WatcherOptions wo = watcher_options(s);
+    LogRulesResult lr =
+        load_log_rules(s.get(config::flag::kLogwatchDefaultRules), split_list(s.get(config::flag::kLogwatchRules)));
+    for (const std::string& e : lr.errors) log.error("log rules left out", {{"err", e}});
+    wo.rules = std::move(lr.rules);
+    auto w = logwatch::Watcher::open(std::move(wo), clock, log);
+    if (w) {
+      watcher = std::move(*w);
+      collectors.push_back({"logwatch", make_logwatch_collector(*watcher)});
+    } else {
+      log.error("log watching disabled", {{"err", w.error()}});
+    }
+  }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
@@ -169,6 +191,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     if (Status st = api::register_diagnosis_route(server, *engine, clock, std::move(dro)); !st)
       log.error("cannot register the diagnosis API", {{"err", st.message()}});
   }
+  if (watcher) {
+    if (Status st = api::register_events_route(server, watcher->journal_dir()); !st)
+      log.error("cannot register the events API", {{"err", st.message()}});
+  }
   if (alerting) {
     if (Status st = alerting->register_routes(server); !st)
       log.error("cannot register the rules API", {{"err", st.message()}});
@@ -194,6 +220,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     sched.add_sink(sink.get());
   }
 
+  if (watcher) watcher->start();
   // First cycle right away so /metrics is ready at once; then aligned ticks.
   sched.run_cycle(clock.now_ms());
   std::thread collect_thread([&sched] { sched.run(); });
@@ -224,6 +251,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (notifications) notifications->stop();
   sched.stop();
   collect_thread.join();
+  if (watcher) watcher->stop();  // commits the last positions
   server.stop();
   if (db) {
     if (Status st = db->close(); !st) log.error("closing the time-series store", {{"err", st.message()}});

@@ -33,6 +33,10 @@ int run_rules(const config::Settings& s, std::FILE* out, std::FILE* err);
 // silences of a running agent; takes the raw arguments after "alerts"
 // (amtool-style flags, not the flag table).
 int run_alerts(const std::vector<std::string>& args, std::FILE* out, std::FILE* err);
+// `llmon events [--start --end --rule --severity --source --limit] [--json]`:
+// the log watcher's events from a running agent (--url) or a journal
+// directory (--events.path); 0 ok, 2 errors.
+int run_events(const config::Settings& s, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
 

@@ -13,5 +13,7 @@ using base::EmbeddedFile;
 
 // deploy/rules/*.yml as of the build, sorted by name.
 std::span<const EmbeddedFile> default_rule_files();
+// deploy/logwatch/*.yml as of the build, sorted by name.
+std::span<const EmbeddedFile> default_logwatch_rule_files();
 
 }  // namespace llmon::app

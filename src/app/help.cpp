@@ -36,6 +36,8 @@ void write_help(std::FILE* out, bool markdown) {
       "                 evaluate PromQL on a running agent (docs/api.md)\n"
       "llmon diagnose [--window=15m] [--time=T] [--json] [--url=URL]\n"
       "                 name the bottleneck, idle GPUs, OOM risk, throttling and faults (docs/diagnosis.md)\n"
+      "llmon events [--start=T] [--end=T] [--rule=R] [--severity=S] [--source=GLOB] [--json]\n"
+      "                 log events of a running agent (--url) or a journal (--events.path) (docs/logwatch.md)\n"
       "llmon rules check [FILE...]  validate rule files like promtool (no FILE: the built-in pack)\n"
       "llmon rules test FILE...    run promtool-format rule unit tests (docs/alerting.md)\n"
       "llmon alerts [--url=URL]    pending and firing alerts of a running agent\n"

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   if (cmd == "query") return llmon::app::run_query(*settings, stdout, stderr);
   if (cmd == "diagnose") return llmon::app::run_diagnose(*settings, stdout, stderr);
   if (cmd == "rules") return llmon::app::run_rules(*settings, stdout, stderr);
+  if (cmd == "events") return llmon::app::run_events(*settings, stdout, stderr);
   std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());
   return 2;
 }

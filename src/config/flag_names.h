@@ -109,6 +109,22 @@ inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
 inline constexpr DurationFlag kDiagnoseInterval{"diagnose.interval"};
+inline constexpr BoolFlag kLogwatchEnabled{"logwatch.enabled"};
+inline constexpr StringFlag kLogwatchPath{"logwatch.path"};
+inline constexpr StringFlag kLogwatchKmsgPath{"logwatch.kmsg-path"};
+inline constexpr StringFlag kLogwatchRules{"logwatch.rules"};
+inline constexpr BoolFlag kLogwatchDefaultRules{"logwatch.default-rules"};
+inline constexpr BoolFlag kLogwatchFromBeginning{"logwatch.from-beginning"};
+inline constexpr BoolFlag kLogwatchReadGz{"logwatch.read-gz"};
+inline constexpr BytesFlag kLogwatchMaxLineSize{"logwatch.max-line-size"};
+inline constexpr DurationFlag kLogwatchPollInterval{"logwatch.poll-interval"};
+inline constexpr StringFlag kEventsPath{"events.path"};
+inline constexpr DurationFlag kEventsRetention{"events.retention"};
+inline constexpr BytesFlag kEventsMaxSize{"events.max-size"};
+inline constexpr StringFlag kRule{"rule"};
+inline constexpr StringFlag kSeverity{"severity"};
+inline constexpr StringFlag kSource{"source"};
+inline constexpr IntFlag kLimit{"limit"};
 
 // Every constant above, in the same order.
 // clang-format off
@@ -136,6 +152,9 @@ inline constexpr FlagRef kAll[] = {
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
     kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval,
+    kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
+    kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
+    kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
 };
 // clang-format on
 

@@ -15,13 +15,14 @@ struct Row {
   const char* default_value;
   const char* help;
   std::vector<std::string> commands;
+  bool repeatable = false;
 };
 
 std::vector<FlagSpec> build_table() {
   const std::vector<std::string> agent{"agent"};
   const std::vector<std::string> collect{"agent", "snapshot"};
   const std::vector<std::string> storage{"agent", "tsdb", "diagnose"};
-  const std::vector<std::string> query{"query", "diagnose"};
+  const std::vector<std::string> query{"query", "diagnose", "events"};
   const Row rows[] = {
       {flag::kConfigFile, "", "YAML file with flag values (keys are flag names; nested maps join with '.').", {}},
       {flag::kLogLevel, "info", "Least severe log level to print: debug, info, warn, error.", {}},
@@ -29,7 +30,7 @@ std::vector<FlagSpec> build_table() {
        "127.0.0.1:8747",
        "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
        "agent there unless --url is given.",
-       {"agent", "query", "diagnose"}},
+       {"agent", "query", "diagnose", "events"}},
       {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
       {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.",
        agent},
@@ -208,9 +209,12 @@ std::vector<FlagSpec> build_table() {
        "Comma-separated absolute paths of executables that exec_configs may run. Empty: exec actions are refused.",
        agent},
       {flag::kTime, "", "`llmon query`: evaluation time, RFC 3339 or Unix seconds (empty: now).", query},
-      {flag::kStart, "", "`llmon query`: start of a range query, RFC 3339 or Unix seconds (with --end and --step).",
+      {flag::kStart, "",
+       "`llmon query`: start of a range query, RFC 3339 or Unix seconds (with --end and --step); `llmon events`: "
+       "the earliest event time.",
        query},
-      {flag::kEnd, "", "`llmon query`: end of a range query, RFC 3339 or Unix seconds.", query},
+      {flag::kEnd, "",
+       "`llmon query`: end of a range query, RFC 3339 or Unix seconds; `llmon events`: the latest event time.", query},
       {flag::kStep, "", "`llmon query`: step of a range query, seconds or a duration (15s, 1m).", query},
       {flag::kUrl, "",
        "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>).",
@@ -220,7 +224,7 @@ std::vector<FlagSpec> build_table() {
        "false",
        "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
        "query`'s API response as received.",
-       {"snapshot", "tsdb", "query", "diagnose"}},
+       {"snapshot", "tsdb", "query", "diagnose", "events"}},
       {flag::kWindow,
        "15m",
        "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time.",
@@ -239,9 +243,48 @@ std::vector<FlagSpec> build_table() {
        "How often the agent diagnoses its own series over --window and stores the findings as "
        "llmon_diagnosis_finding{kind,severity,...} (0: never).",
        agent},
+      // Log watching (docs/logwatch.md)
+      {flag::kLogwatchEnabled, "true",
+       "Watch the kernel log (--logwatch.kmsg-path) and the files of --logwatch.path with the log rules; matches "
+       "count in llmon_log_matches_total and are kept as events (/api/v1/events, `llmon events`).",
+       agent},
+      {flag::kLogwatchPath, "",
+       "Log file or glob to watch (repeatable, or comma-separated); new files matching a glob are picked up, "
+       "rotation and truncation are followed. Empty: only the kernel log.",
+       agent, true},
+      {flag::kLogwatchKmsgPath, "/dev/kmsg",
+       "The kernel log: /dev/kmsg, or a regular file of kmsg records (prio,seq,usec,flags;text per line) read as "
+       "it grows. Empty: not read. Reading /dev/kmsg needs root or CAP_SYSLOG where dmesg_restrict is set.",
+       agent},
+      {flag::kLogwatchRules, "",
+       "Comma-separated log rule files (YAML, docs/logwatch.md; globs allowed) used besides the built-in packs.",
+       agent},
+      {flag::kLogwatchDefaultRules, "true",
+       "Use the built-in log rule packs (deploy/logwatch/: training and kernel, compiled in).", agent},
+      {flag::kLogwatchFromBeginning, "false",
+       "Read files found at the first start (with no saved position) from their beginning instead of their end.",
+       agent},
+      {flag::kLogwatchReadGz, "false", "Also read rotated generations compressed as BASE.N.gz (each once).", agent},
+      {flag::kLogwatchMaxLineSize, "64KB", "Longer log lines are cut at this size (and counted).", agent},
+      {flag::kLogwatchPollInterval, "1s",
+       "Files are polled at least this often besides inotify's wake-ups (which catch most changes at once).", agent},
+      {flag::kEventsPath,
+       "",
+       "Directory of the log events journal (empty: <--storage.path>/events).",
+       {"agent", "events"}},
+      {flag::kEventsRetention, "7d", "How long log events are kept.", agent},
+      {flag::kEventsMaxSize, "256MB", "Most bytes the log events journal may use; the oldest go first.", agent},
+      {flag::kRule, "", "`llmon events`: only events of this rule.", {"events"}},
+      {flag::kSeverity,
+       "",
+       "`llmon events`: only events of at least this severity (info, warning, error, critical).",
+       {"events"}},
+      {flag::kSource, "", "`llmon events`: only events of this source (kmsg, a file's path, or a glob).", {"events"}},
+      {flag::kLimit, "100", "`llmon events`: at most this many events, newest first.", {"events"}},
   };
   std::vector<FlagSpec> t;
-  for (const Row& r : rows) t.push_back({std::string(r.flag.name), r.flag.kind, r.default_value, r.help, r.commands});
+  for (const Row& r : rows)
+    t.push_back({std::string(r.flag.name), r.flag.kind, r.default_value, r.help, r.commands, r.repeatable});
   for (const auto& c : collector::builtin_collectors()) {
     t.push_back({collector_switch_name(c.name), FlagKind::kBool, c.enabled_by_default ? "true" : "false",
                  std::string(c.help) + " Use --no-" + collector_switch_name(c.name) + " to disable.", collect});

@@ -26,6 +26,9 @@ struct FlagSpec {
   std::string default_value;
   std::string help;
   std::vector<std::string> commands;  // subcommands reading it; empty = all
+  // Given more than once (or as a YAML list), the values are joined with
+  // ','; otherwise the last one wins.
+  bool repeatable = false;
 };
 
 std::string env_name(std::string_view flag);  // "web.listen-address" -> "LLMON_WEB_LISTEN_ADDRESS"

@@ -39,6 +39,19 @@ void flatten(const YAML::Node& node, const std::string& prefix, std::string_view
     out[prefix] = {"", line};
     return;
   }
+  if (const FlagSpec* f = find_flag(prefix); f && f->repeatable && node.IsSequence()) {
+    std::string joined;
+    for (const auto& item : node) {
+      if (!item.IsScalar()) {
+        err = Status::error(std::string(file) + ":" + std::to_string(item.Mark().line + 1) + ": \"" + prefix +
+                            "\" must be a list of values");
+        return;
+      }
+      joined += (joined.empty() ? "" : ",") + item.Scalar();
+    }
+    out[prefix] = {joined, line};
+    return;
+  }
   err = Status::error(std::string(file) + ":" + std::to_string(line) + ": \"" + prefix +
                       "\" must be a single value, not a list");
 }
@@ -186,7 +199,10 @@ Expected<Settings> load(const std::vector<std::string>& args, const std::vector<
         return Status::error("flag --" + body + " needs a value");
       }
     }
-    cli[f->name] = value;
+    if (auto it = cli.find(f->name); f->repeatable && it != cli.end())
+      it->second += "," + value;
+    else
+      cli[f->name] = value;
   }
   // Config file (its path may itself come from env or the command line).
   std::string cfg_path;

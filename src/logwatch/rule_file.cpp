@@ -4,6 +4,7 @@
 #include <re2/re2.h>
 #include <yaml-cpp/yaml.h>
 
+#include <cctype>
 #include <set>
 
 #include "base/strings.h"
@@ -169,6 +170,13 @@ class Parser {
     for (const auto* list : {&r.counter_labels, &r.dedup_by})
       for (const std::string& g : *list)
         if (!groups.count(g)) return fail(n, "rule " + r.name + ": \"" + g + "\" is not a named group of its pattern");
+    // Counter labels join rule, source and severity on llmon_log_matches_total,
+    // which the agent stores with job and instance.
+    for (const std::string& g : r.counter_labels) {
+      if (g == "rule" || g == "source" || g == "severity" || g == "job" || g == "instance" || g.rfind("__", 0) == 0 ||
+          std::isdigit(static_cast<unsigned char>(g[0])))
+        return fail(n, "rule " + r.name + ": counter label \"" + g + "\" is reserved or not a label name");
+    }
     return Status::ok();
   }
 

@@ -112,6 +112,25 @@ TEST(Settings, ErrorsNameTheSource) {
   EXPECT_NE(nofile.error().find("/nonexistent/llmon.yml"), std::string::npos);
 }
 
+TEST(Settings, RepeatableFlagsJoinTheirValuesAndTakeAYamlList) {
+  auto s = load({"agent", "--logwatch.path=/var/log/a.log", "--logwatch.path", "/data/*/train.log",
+                 "--web.telemetry-path=/a", "--web.telemetry-path=/b"},
+                {});
+  ASSERT_TRUE(s) << s.error();
+  EXPECT_EQ(s->get(flag::kLogwatchPath), "/var/log/a.log,/data/*/train.log");
+  EXPECT_EQ(s->get(flag::kWebTelemetryPath), "/b") << "not repeatable: the last one wins";
+  std::string cfg = write_temp("logwatch:\n  path:\n    - /var/log/a.log\n    - /var/log/b.log\n");
+  auto f = load({"agent", "--config.file=" + cfg}, {});
+  ASSERT_TRUE(f) << f.error();
+  EXPECT_EQ(f->get(flag::kLogwatchPath), "/var/log/a.log,/var/log/b.log");
+  std::remove(cfg.c_str());
+  std::string bad = write_temp("web:\n  listen-address:\n    - a\n");
+  auto b = load({"agent", "--config.file=" + bad}, {});
+  ASSERT_FALSE(b);
+  EXPECT_NE(b.error().find(bad + ":3: \"web.listen-address\" must be a single value"), std::string::npos) << b.error();
+  std::remove(bad.c_str());
+}
+
 TEST(ConfigYaml, SyntaxErrorHasLineAndColumn) {
   auto r = parse_config_yaml("a: 1\nb: [unclosed\n", "f.yml");
   ASSERT_FALSE(r);
