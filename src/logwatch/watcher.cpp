@@ -150,7 +150,10 @@ void Watcher::run_pass(bool force_commit) {
   declare_new_sources();
   read_kmsg(now, out);
   processor_->tick(now, out);
-  for (Event& e : out) pending_.push_back(std::move(e));
+  for (Event& e : out) {
+    if (enricher_) enricher_(e);
+    pending_.push_back(std::move(e));
+  }
   if (pending_.size() > opt_.max_pending_events) {
     const size_t drop = pending_.size() - opt_.max_pending_events;
     pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(drop));

@@ -20,7 +20,8 @@
 // After each successful commit the listeners get the committed events (new
 // ones and updates of deduplicated bursts: same id, higher repeat), on the
 // watcher's thread: they must not block (forwarders queue). The kernel hook
-// sees every kernel-log record as it is read (GPU health).
+// sees every kernel-log record as it is read (GPU health); the enricher
+// every event before it is committed.
 //
 // stats() is thread-safe (the collector reads it every cycle); everything
 // else is for the owning thread, or the watcher's own once start()ed.
@@ -81,6 +82,9 @@ class Watcher {
  public:
   using EventListener = std::function<void(const std::vector<Event>&)>;
   using KernelHook = std::function<void(std::string_view text, int64_t time_ms, const std::string& boot_id)>;
+  // Adds to an event before it is committed (a kernel line's PCI address ->
+  // the GPU's index and UUID).
+  using Enricher = std::function<void(Event&)>;
 
   // Opens the journal (recovering its last commit), restores the committed
   // positions and builds the rules. Errors name the journal file or the rule.
@@ -92,6 +96,7 @@ class Watcher {
   // Before start().
   void add_listener(EventListener l) { listeners_.push_back(std::move(l)); }
   void set_kernel_hook(KernelHook h) { kernel_hook_ = std::move(h); }
+  void set_enricher(Enricher e) { enricher_ = std::move(e); }
 
   void start();
   // Wakes the thread, lets it finish its pass, then commits what is left.
@@ -132,6 +137,7 @@ class Watcher {
   std::string last_commit_error_;
   std::vector<EventListener> listeners_;
   KernelHook kernel_hook_;
+  Enricher enricher_;
 
   base::UniqueFd inotify_;
   base::UniqueFd wake_;                 // eventfd: stop() wakes the thread

@@ -90,6 +90,9 @@ TEST_F(WatcherTest, LinesOfFilesAndTheKernelLogBecomeCountersAndCommittedEvents)
   w->set_kernel_hook([&](std::string_view text, int64_t, const std::string& boot) {
     kernel.push_back(std::string(text) + "|" + boot);
   });
+  w->set_enricher([](Event& e) {
+    if (e.labels.count("pci")) e.labels["UUID"] = "GPU-" + e.labels["pci"];
+  });
   w->run_pass();  // files found now start at their end
   kmsg_append(dir_.file("train.log"), std::string("step 1 loss 2.3\n") + kOom);
   kmsg_append(dir_.file("kmsg.txt"),
@@ -116,6 +119,7 @@ TEST_F(WatcherTest, LinesOfFilesAndTheKernelLogBecomeCountersAndCommittedEvents)
       EXPECT_EQ(e.source, "kmsg");
       EXPECT_EQ(e.labels.at("xid"), "79");
       EXPECT_EQ(e.labels.at("pci"), "0000:9a:00");
+      EXPECT_EQ(e.labels.at("UUID"), "GPU-0000:9a:00") << "enriched before the commit";
     } else {
       EXPECT_EQ(e.rule, "cuda_oom");
       EXPECT_EQ(e.source, dir_.file("train.log"));
