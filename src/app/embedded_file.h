@@ -1,6 +1,7 @@
 // Files compiled into the binary (cmake/embed_files.cmake): the default rule
-// pack from deploy/rules/ (without its *.test.yml unit tests), so that
-// `llmon agent` evaluates it with no files installed.
+// pack from deploy/rules/ (without its *.test.yml unit tests) and the log rule
+// packs from deploy/logwatch/, so that `llmon agent` evaluates them with no
+// files installed.
 #pragma once
 
 #include <span>
