@@ -5,9 +5,9 @@
 set -euo pipefail
 
 BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
-  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libre2-dev libsystemd-dev
+  libyaml-cpp-dev nlohmann-json3-dev zlib1g-dev libre2-dev libhyperscan-dev libsystemd-dev
   libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libssl-dev)
-TEST_PKGS=(prometheus prometheus-node-exporter prometheus-alertmanager python3-aiosmtpd curl python3 hyperfine wrk
+TEST_PKGS=(grep prometheus prometheus-node-exporter prometheus-alertmanager python3-aiosmtpd curl python3 hyperfine wrk
   dbus-daemon)
 # The dashboard (web/): node and npm build it, chromium runs its browser tests.
 WEB_PKGS=(nodejs npm)

@@ -1,23 +1,17 @@
-// The first Matcher: an RE2::Set to learn which patterns match, then each
-// matching pattern's own RE2 for its named groups.
+// The RE2 Matcher: an RE2::Set to learn which patterns match, then each
+// matching pattern's own RE2 for its named groups. Also Matcher::build(),
+// which picks the engine.
 #include "logwatch/matcher.h"
 
-#include <re2/re2.h>
 #include <re2/set.h>
 
 #include <algorithm>
 
+#include "logwatch/matcher_hyperscan.h"
+#include "logwatch/pattern_re2.h"
+
 namespace llmon::logwatch {
 namespace {
-
-RE2::Options re2_options(const Pattern& p) {
-  RE2::Options o;
-  o.set_log_errors(false);
-  o.set_encoding(RE2::Options::EncodingLatin1);
-  o.set_case_sensitive(!p.case_insensitive);
-  o.set_literal(p.literal);
-  return o;
-}
 
 RE2::Options set_options() {
   RE2::Options o;
@@ -26,57 +20,40 @@ RE2::Options set_options() {
   return o;
 }
 
-re2::StringPiece piece(std::string_view s) {
-  return re2::StringPiece(s.data(), s.size());
-}
-
 class SetMatcher final : public Matcher {
  public:
   SetMatcher() : set_(set_options(), RE2::UNANCHORED) {}
 
   Status init(std::vector<Pattern> patterns) {
     for (size_t i = 0; i < patterns.size(); ++i) {
-      const Pattern& p = patterns[i];
-      auto re = std::make_unique<RE2>(p.text, re2_options(p));
-      if (!re->ok())
-        return Status::error("pattern " + std::to_string(i + 1) + " \"" + p.text + "\": " + re->error());
-      // The set sees the pattern with its flags inline, as the RE2 compiled it.
-      std::string text = p.literal ? RE2::QuoteMeta(p.text) : p.text;
-      if (p.case_insensitive) text = "(?i:" + text + ")";
+      auto re = compile_pattern(patterns[i], i);
+      if (!re) return re.status();
       std::string err;
-      if (set_.Add(text, &err) < 0)
-        return Status::error("pattern " + std::to_string(i + 1) + " \"" + p.text + "\": " + err);
-      res_.push_back(std::move(re));
+      if (set_.Add(pattern_set_text(patterns[i]), &err) < 0)
+        return Status::error("pattern " + std::to_string(i + 1) + " \"" + patterns[i].text + "\": " + err);
+      res_.push_back(std::move(*re));
     }
     if (!res_.empty() && !set_.Compile()) return Status::error("the patterns do not fit in memory together");
     return Status::ok();
   }
 
   size_t size() const override { return res_.size(); }
+  std::string_view engine() const override { return "re2"; }
 
-  bool matches_none(std::string_view line) const override { return res_.empty() || !set_.Match(piece(line), nullptr); }
+  bool matches_none(std::string_view line) const override {
+    return res_.empty() || !set_.Match(re2::StringPiece(line.data(), line.size()), nullptr);
+  }
 
   void match(std::string_view line, std::vector<Match>& out) const override {
     out.clear();
     if (res_.empty()) return;
     std::vector<int> hit;
-    if (!set_.Match(piece(line), &hit)) return;
+    if (!set_.Match(re2::StringPiece(line.data(), line.size()), &hit)) return;
     std::sort(hit.begin(), hit.end());
     for (int i : hit) {
-      const RE2& re = *res_[static_cast<size_t>(i)];
       Match m;
       m.pattern = static_cast<size_t>(i);
-      const auto& names = re.CapturingGroupNames();
-      if (!names.empty()) {
-        std::vector<re2::StringPiece> sub(static_cast<size_t>(re.NumberOfCapturingGroups()) + 1);
-        if (re.Match(piece(line), 0, line.size(), RE2::UNANCHORED, sub.data(), static_cast<int>(sub.size()))) {
-          for (const auto& [idx, name] : names) {
-            const auto& s = sub[static_cast<size_t>(idx)];
-            if (s.data() != nullptr) m.groups.emplace_back(name, std::string(s.data(), s.size()));
-          }
-        }
-      }
-      out.push_back(std::move(m));
+      if (match_groups(*res_[m.pattern], line, m)) out.push_back(std::move(m));
     }
   }
 
@@ -87,7 +64,13 @@ class SetMatcher final : public Matcher {
 
 }  // namespace
 
-Expected<std::unique_ptr<Matcher>> Matcher::build(std::vector<Pattern> patterns) {
+bool Matcher::hyperscan_available() {
+  return hyperscan_built_in();
+}
+
+Expected<std::unique_ptr<Matcher>> Matcher::build(std::vector<Pattern> patterns, MatchEngine engine) {
+  if (engine == MatchEngine::kHyperscan || (engine == MatchEngine::kDefault && hyperscan_built_in()))
+    return build_hyperscan_matcher(std::move(patterns));
   auto m = std::make_unique<SetMatcher>();
   if (Status st = m->init(std::move(patterns)); !st) return st;
   return std::unique_ptr<Matcher>(std::move(m));
