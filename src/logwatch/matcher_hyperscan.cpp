@@ -16,16 +16,6 @@ namespace {
 
 constexpr unsigned kFlags = HS_FLAG_SINGLEMATCH | HS_FLAG_ALLOWEMPTY;
 
-// True when Hyperscan compiles expr alone with these flags.
-bool compiles(const std::string& expr, unsigned flags) {
-  hs_database_t* db = nullptr;
-  hs_compile_error_t* err = nullptr;
-  const hs_error_t rc = hs_compile(expr.c_str(), flags, HS_MODE_BLOCK, nullptr, &db, &err);
-  if (err != nullptr) hs_free_compile_error(err);
-  if (db != nullptr) hs_free_database(db);
-  return rc == HS_SUCCESS;
-}
-
 int on_match(unsigned int id, unsigned long long, unsigned long long, unsigned int, void* ctx) {
   static_cast<std::vector<unsigned>*>(ctx)->push_back(id);
   return 0;
@@ -40,8 +30,12 @@ class HyperscanMatcher final : public Matcher {
   }
 
   Status init(std::vector<Pattern> patterns) {
-    std::vector<std::string> exprs;
-    std::vector<unsigned> flags, ids;
+    struct Candidate {
+      std::string expr;
+      unsigned flags = 0;
+      unsigned id = 0;
+    };
+    std::vector<Candidate> cands;
     std::vector<size_t> rest;
     for (size_t i = 0; i < patterns.size(); ++i) {
       const Pattern& p = patterns[i];
@@ -49,31 +43,43 @@ class HyperscanMatcher final : public Matcher {
       if (!re) return re.status();
       res_.push_back(std::move(*re));
       auto expr = hyperscan_expression(p);
-      unsigned f = kFlags | (p.case_insensitive ? HS_FLAG_CASELESS : 0u);
-      if (expr && !compiles(*expr, f)) f |= HS_FLAG_PREFILTER;
-      if (!expr || !compiles(*expr, f)) {
+      if (!expr) {
         rest.push_back(i);
         continue;
       }
-      exprs.push_back(std::move(*expr));
-      flags.push_back(f);
-      ids.push_back(static_cast<unsigned>(i));
+      cands.push_back(
+          {std::move(*expr), kFlags | (p.case_insensitive ? HS_FLAG_CASELESS : 0u), static_cast<unsigned>(i)});
     }
-    if (!exprs.empty()) {
-      std::vector<const char*> ptrs;
-      for (const std::string& e : exprs) ptrs.push_back(e.c_str());
+    // One compilation when Hyperscan takes every pattern; each one it
+    // rejects is tried again as a prefilter, then left to RE2.
+    while (!cands.empty()) {
+      std::vector<const char*> exprs;
+      std::vector<unsigned> flags, ids;
+      for (const Candidate& c : cands) {
+        exprs.push_back(c.expr.c_str());
+        flags.push_back(c.flags);
+        ids.push_back(c.id);
+      }
       hs_compile_error_t* err = nullptr;
-      if (hs_compile_multi(ptrs.data(), flags.data(), ids.data(), static_cast<unsigned>(ptrs.size()), HS_MODE_BLOCK,
-                           nullptr, &db_, &err) != HS_SUCCESS) {
-        if (err != nullptr) hs_free_compile_error(err);
-        db_ = nullptr;  // together too large: every pattern with RE2
-        rest.clear();
-        for (size_t i = 0; i < patterns.size(); ++i) rest.push_back(i);
+      if (hs_compile_multi(exprs.data(), flags.data(), ids.data(), static_cast<unsigned>(exprs.size()), HS_MODE_BLOCK,
+                           nullptr, &db_, &err) == HS_SUCCESS)
+        break;
+      const int bad = err != nullptr ? err->expression : -1;
+      if (err != nullptr) hs_free_compile_error(err);
+      db_ = nullptr;
+      if (bad < 0 || static_cast<size_t>(bad) >= cands.size()) {  // not one pattern's fault: all to RE2
+        for (const Candidate& c : cands) rest.push_back(c.id);
+        cands.clear();
+      } else if ((cands[static_cast<size_t>(bad)].flags & HS_FLAG_PREFILTER) == 0) {
+        cands[static_cast<size_t>(bad)].flags |= HS_FLAG_PREFILTER;
       } else {
-        if (hs_alloc_scratch(db_, &proto_) != HS_SUCCESS)
-          return Status::error("hyperscan: cannot allocate scratch space");
+        rest.push_back(cands[static_cast<size_t>(bad)].id);
+        cands.erase(cands.begin() + bad);
       }
     }
+    std::sort(rest.begin(), rest.end());
+    if (db_ != nullptr && hs_alloc_scratch(db_, &proto_) != HS_SUCCESS)
+      return Status::error("hyperscan: cannot allocate scratch space");
     if (!rest.empty()) {
       RE2::Options o;
       o.set_log_errors(false);
