@@ -13,7 +13,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -46,10 +45,10 @@ int main(int argc, char** argv) {
   std::ifstream pf(pattern_file);
   for (std::string line; std::getline(pf, line);)
     if (!line.empty()) patterns.push_back({line});
-  std::ifstream lf(log_file, std::ios::binary);
-  std::stringstream ss;
-  ss << lf.rdbuf();
-  const std::string data = ss.str();
+  std::ifstream lf(log_file, std::ios::binary | std::ios::ate);
+  std::string data(static_cast<size_t>(lf.tellg()), '\0');
+  lf.seekg(0);
+  lf.read(data.data(), static_cast<std::streamsize>(data.size()));
   auto m = Matcher::build(patterns, engine == "re2" ? MatchEngine::kRe2 : MatchEngine::kHyperscan);
   if (!m) {
     std::cerr << m.error() << "\n";
