@@ -6,6 +6,7 @@
 #include <re2/set.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "logwatch/hyperscan_expression.h"
@@ -25,6 +26,7 @@ class HyperscanMatcher final : public Matcher {
  public:
   ~HyperscanMatcher() override {
     for (hs_scratch_t* s : free_) hs_free_scratch(s);
+    if (hs_scratch_t* s = fast_.load(); s != nullptr) hs_free_scratch(s);
     if (proto_ != nullptr) hs_free_scratch(proto_);
     if (db_ != nullptr) hs_free_database(db_);
   }
@@ -147,6 +149,8 @@ class HyperscanMatcher final : public Matcher {
   // A scratch space from the pool, or a new clone of the prototype (which
   // is never scanned with, so cloning needs no lock).
   hs_scratch_t* acquire() const {
+    // The single-thread case (the watcher) takes the fast slot, lock-free.
+    if (hs_scratch_t* s = fast_.exchange(nullptr, std::memory_order_acquire); s != nullptr) return s;
     {
       std::lock_guard<std::mutex> lock(mu_);
       if (!free_.empty()) {
@@ -160,6 +164,8 @@ class HyperscanMatcher final : public Matcher {
   }
 
   void release(hs_scratch_t* s) const {
+    hs_scratch_t* empty = nullptr;
+    if (fast_.compare_exchange_strong(empty, s, std::memory_order_release)) return;
     std::lock_guard<std::mutex> lock(mu_);
     free_.push_back(s);
   }
@@ -169,6 +175,7 @@ class HyperscanMatcher final : public Matcher {
   std::vector<std::unique_ptr<RE2>> res_;
   std::unique_ptr<RE2::Set> rest_set_;
   std::vector<size_t> rest_;
+  mutable std::atomic<hs_scratch_t*> fast_{nullptr};
   mutable std::mutex mu_;
   mutable std::vector<hs_scratch_t*> free_;
 };
