@@ -5,9 +5,11 @@
 # (issue 18; docs/performance.md "Matching throughput against grep").
 # bench/logwatch_match_data.py writes the file (MIB MiB of a training log,
 # ~2 % matching lines) and the 50 patterns (the built-in packs' and 31 more).
-# Each tool runs REPS times; the median wall time (file in the page cache,
-# pattern compilation included) gives MiB/s. The matching-line counts of all
-# three must agree.
+# Each tool runs REPS times, pinned to one core; MiB/s from the median of
+# the whole process's wall time (file in the page cache, pattern compilation
+# and start-up included) and, for llmon, of its read+match loop alone (what
+# a running agent spends per byte). The matching-line counts of all three
+# must agree.
 #
 #   bench/logwatch_match.sh [--mib 200] [--reps 3] [--build DIR]
 set -euo pipefail
@@ -41,21 +43,27 @@ timed() {
 }
 
 declare -A counts
+median() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
 for tool in hyperscan re2 grep; do
-  times=()
+  times=() inner=()
   for ((i = 0; i < REPS; i++)); do
     case $tool in
       grep) r=$(timed env LC_ALL=C grep -a -E -c -f "$SCRATCH/patterns.ere" "$LOG"); count=${r#* } ;;
       *) r=$(timed "$BENCH" --engine=$tool --patterns="$SCRATCH/patterns.re2" --log="$LOG")
          count=$(sed -n 's/.*matching_lines=\([0-9]*\).*/\1/p' <<<"$r")
+         inner+=("$(sed -n 's/.* seconds=\([0-9.]*\).*/\1/p' <<<"$r")")
          [[ $i -eq 0 ]] && echo "  $tool: ${r#* }" ;;
     esac
     times+=("${r%% *}")
     counts[$tool]=$count
   done
-  med=$(printf '%s\n' "${times[@]}" | sort -g | sed -n "$(((REPS + 1) / 2))p")
-  printf '%-10s median %.3f s  %7.1f MiB/s  matching lines %s  (runs: %s)\n' "$tool" "$med" \
-    "$(echo "$BYTES / 1048576 / $med" | bc -l)" "${counts[$tool]}" "${times[*]}"
+  med=$(median "${times[@]}")
+  printf '%-10s process median %.3f s %7.1f MiB/s' "$tool" "$med" "$(echo "$BYTES / 1048576 / $med" | bc -l)"
+  if [[ ${#inner[@]} -gt 0 ]]; then
+    imed=$(median "${inner[@]}")
+    printf ' | read+match median %.3f s %7.1f MiB/s' "$imed" "$(echo "$BYTES / 1048576 / $imed" | bc -l)"
+  fi
+  printf ' | matching lines %s (process runs: %s)\n' "${counts[$tool]}" "${times[*]}"
 done
 if [[ "${counts[hyperscan]}" != "${counts[re2]}" || "${counts[re2]}" != "${counts[grep]}" ]]; then
   echo "matching-line counts differ: ${counts[*]}" >&2
