@@ -9,11 +9,13 @@
 
 #include "api/diagnosis_route.h"
 #include "api/events_route.h"
+#include "api/health_route.h"
 #include "api/notify_routes.h"
 #include "api/query_api.h"
 #include "app/alerting.h"
 #include "app/commands.h"
 #include "app/diagnosis_loop.h"
+#include "app/health_setup.h"
 #include "app/logwatch_metrics.h"
 #include "app/logwatch_setup.h"
 #include "app/notify_setup.h"
@@ -66,7 +68,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   raise_fd_limit(log);
   tune_malloc();
 
-  auto collectors = enabled_collectors(s, clock, log);
+  // GPU health: fed by the gpu collector (NVML) and the log watcher (kernel
+  // lines), read by /api/v1/health.
+  std::shared_ptr<health::HealthTracker> health_tracker = make_health_tracker(s, clock, log);
+  auto collectors = enabled_collectors(s, clock, log, health_tracker);
   // The store: a failure to open it is logged and the agent runs without
   // history rather than not at all.
   std::unique_ptr<tsdb::Db> db;
@@ -137,6 +142,11 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     auto w = logwatch::Watcher::open(std::move(wo), clock, log);
     if (w) {
       watcher = std::move(*w);
+      // Kernel lines feed GPU health; events of a GPU's PCI address name it.
+      watcher->set_kernel_hook([t = health_tracker](std::string_view text, int64_t time_ms, const std::string& boot) {
+        t->observe_kernel_line(text, time_ms, boot);
+      });
+      watcher->set_enricher([t = health_tracker](logwatch::Event& e) { add_gpu_labels(*t, e); });
       collectors.push_back({"logwatch", make_logwatch_collector(*watcher)});
     } else {
       log.error("log watching disabled", {{"err", w.error()}});
@@ -191,6 +201,8 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     if (Status st = api::register_diagnosis_route(server, *engine, clock, std::move(dro)); !st)
       log.error("cannot register the diagnosis API", {{"err", st.message()}});
   }
+  if (Status st = api::register_health_routes(server, health_tracker); !st)
+    log.error("cannot register the health API", {{"err", st.message()}});
   if (watcher) {
     if (Status st = api::register_events_route(server, watcher->journal_dir()); !st)
       log.error("cannot register the events API", {{"err", st.message()}});
@@ -220,9 +232,11 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     sched.add_sink(sink.get());
   }
 
-  if (watcher) watcher->start();
   // First cycle right away so /metrics is ready at once; then aligned ticks.
+  // The log watcher starts after it: the GPUs are enumerated by then, so the
+  // kernel log's backlog maps to them (events get their gpu and UUID).
   sched.run_cycle(clock.now_ms());
+  if (watcher) watcher->start();
   std::thread collect_thread([&sched] { sched.run(); });
   if (alerting) alerting->start();
   // The continuous diagnosis: findings as series for the rules and the dashboard.

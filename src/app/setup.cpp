@@ -16,8 +16,8 @@ procfs::Fs fs_from(const config::Settings& s) {
   return fs;
 }
 
-collector::CollectorContext collector_context(const config::Settings& s, const base::Clock& clock,
-                                              base::Logger& log) {
+collector::CollectorContext collector_context(const config::Settings& s, const base::Clock& clock, base::Logger& log,
+                                              std::shared_ptr<health::HealthTracker> health) {
   collector::CollectorContext ctx;
   ctx.fs = fs_from(s);
   ctx.clock = &clock;
@@ -25,12 +25,14 @@ collector::CollectorContext collector_context(const config::Settings& s, const b
   for (const base::FlagRef& f : collector::flag::kAll) ctx.set_option(f, s.raw(f));
   ctx.version = kVersion;
   ctx.shared_proc_stat = std::make_shared<collector::ProcStatSource>(ctx.fs.proc("stat"));
+  ctx.health = std::move(health);
   return ctx;
 }
 
 std::vector<collector::NamedCollector> enabled_collectors(const config::Settings& s, const base::Clock& clock,
-                                                          base::Logger& log) {
-  const collector::CollectorContext ctx = collector_context(s, clock, log);
+                                                          base::Logger& log,
+                                                          std::shared_ptr<health::HealthTracker> health) {
+  const collector::CollectorContext ctx = collector_context(s, clock, log, std::move(health));
   const bool disable_defaults = s.get(config::flag::kCollectorDisableDefaults);
   std::vector<collector::NamedCollector> out;
   for (const auto& c : collector::builtin_collectors()) {

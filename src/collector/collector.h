@@ -24,6 +24,10 @@
 #include "model/snapshot_builder.h"
 #include "procfs/fs.h"
 
+namespace llmon::health {
+class HealthTracker;
+}  // namespace llmon::health
+
 namespace llmon::collector {
 
 // Everything a collector factory may read: paths, clock, logger, llmon's
@@ -46,6 +50,9 @@ struct CollectorContext {
   // Sources shared by several collectors of one scheduler; null means each
   // collector reads on its own (see proc_stat(), which falls back).
   std::shared_ptr<ProcStatSource> shared_proc_stat;
+  // The agent's GPU health tracker (health/gpu_health.h), fed by the gpu
+  // collector; null: no health tracking (llmon snapshot, tests).
+  std::shared_ptr<health::HealthTracker> health;
 
   std::shared_ptr<ProcStatSource> proc_stat() const {
     return shared_proc_stat ? shared_proc_stat : std::make_shared<ProcStatSource>(fs.proc("stat"));

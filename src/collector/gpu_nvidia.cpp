@@ -5,6 +5,12 @@
 // host CPU and RSS, Xid errors as a true counter, and the backend's own
 // health (llmon_gpu_backend_up{backend="nvml",reason}).
 //
+// With the agent's health tracker (CollectorContext::health) every cycle is
+// also observed for GPU health (gpu_health_feed.h) and the verdict exposed:
+// llmon_gpu_health_state{state}, llmon_gpu_health_action{action},
+// llmon_gpu_health_evidence{kind}; llmon_gpu_xid_errors_total then counts
+// each Xid error once whether NVML, the kernel log or both reported it.
+//
 // Options: nvml.library, collector.gpu.hostname-label (Hostname | hostname |
 // none), collector.gpu.hostname (default: the node name from uname),
 // collector.gpu.timeout, collector.gpu.processes, collector.gpu.events,
@@ -14,11 +20,14 @@
 #include <array>
 #include <cmath>
 #include <deque>
+#include <map>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 #include "collector/builtin.h"
+#include "collector/gpu_health_feed.h"
 #include "collector/gpu_smi.h"
 #include "collector/options.h"
 #include "collector/uname.h"
@@ -52,6 +61,7 @@ class GpuNvidiaCollector final : public Collector {
         backend_(backend_options(ctx), *log_),
         procs_(ctx.fs),
         processes_(ctx.option(flag::kCollectorGpuProcesses)) {
+    if (ctx.health) health_.emplace(ctx.health, ctx.fs.sys_root);
     auto mode = gpu::parse_hostname_label(ctx.option(flag::kCollectorGpuHostnameLabel));
     if (mode)
       mode_ = *mode;
@@ -90,6 +100,10 @@ class GpuNvidiaCollector final : public Collector {
       return Status::ok();
     }
     if (!r.sample) {
+      if (health_) {
+        health_->observe_hung(out.timestamp_ms());
+        write_health(out, nullptr);
+      }
       if (name_sets_.nvidia_smi) smi_.write(out, nullptr, r.seconds, out.timestamp_ms(), false, {});
       return Status::error(r.stuck ? "NVML is still inside a call that timed out in an earlier cycle"
                                    : "NVML sampling timed out");
@@ -118,7 +132,9 @@ class GpuNvidiaCollector final : public Collector {
       scheme_ready_ = true;
       names_ = Names(scheme_);
     }
+    if (health_) health_->observe(s, out.timestamp_ms());
     write_devices(out, s);
+    if (health_) write_health(out, &s);
     if (name_sets_.nvidia_smi) {
       apps_.clear();
       if (processes_)
@@ -229,13 +245,15 @@ class GpuNvidiaCollector final : public Collector {
         if (d.events_watched) f.add(dev_labels_[i], std::isnan(d.events.last_xid) ? 0 : d.events.last_xid);
       }
     }
-    auto xid = out.family("llmon_gpu_xid_errors_total",
-                          "Xid errors the driver reported, by Xid, since llmon started (an NVML event counter).",
-                          MetricType::kCounter, names_.xid);
-    for (const auto& d : s.devices) {
-      for (const auto& [code, n] : d.events.xid) {
-        labels_for(d.id, tmp_, {std::to_string(code)});
-        xid.add(tmp_, static_cast<double>(n));
+    if (!health_) {
+      auto xid = out.family("llmon_gpu_xid_errors_total",
+                            "Xid errors the driver reported, by Xid, since llmon started (an NVML event counter).",
+                            MetricType::kCounter, names_.xid);
+      for (const auto& d : s.devices) {
+        for (const auto& [code, n] : d.events.xid) {
+          labels_for(d.id, tmp_, {std::to_string(code)});
+          xid.add(tmp_, static_cast<double>(n));
+        }
       }
     }
     auto ev = out.family("llmon_gpu_events_total",
@@ -245,6 +263,69 @@ class GpuNvidiaCollector final : public Collector {
       for (const auto& [type, n] : d.events.by_type) {
         labels_for(d.id, tmp_, {type});
         ev.add(tmp_, static_cast<double>(n));
+      }
+    }
+  }
+
+  // The tracker's verdict per GPU of this sample (labels from the sample; a
+  // cycle without one uses the last sample's GPUs), and the Xid counter.
+  void write_health(model::SnapshotBuilder& out, const gpu::nvml::Sample* s) {
+    health::HealthSnapshot snap = health_->tracker().snapshot();
+    if (s) {
+      last_ids_.clear();
+      for (const auto& d : s->devices) last_ids_.push_back(d.id);
+    }
+    if (!scheme_ready_ || last_ids_.empty()) return;
+    auto identity = [this](const std::string& uuid) -> const gpu::DeviceIdentity* {
+      for (const auto& id : last_ids_)
+        if (id.uuid == uuid) return &id;
+      return nullptr;
+    };
+    auto state = out.family("llmon_gpu_health_state",
+                            "GPU health verdict (docs/gpu-health.md): 1 for the GPU's state, 0 for the others.",
+                            MetricType::kGauge, names_.state);
+    for (const auto& h : snap.gpus) {
+      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
+      if (!id) continue;
+      for (health::HealthState st : health::kAllStates) {
+        labels_for(*id, tmp_, {health::state_name(st)});
+        state.add(tmp_, h.state == st ? 1 : 0);
+      }
+    }
+    auto action = out.family("llmon_gpu_health_action",
+                             "Recommended action for the GPU (docs/gpu-health.md): 1 for it, 0 for the others.",
+                             MetricType::kGauge, names_.action);
+    for (const auto& h : snap.gpus) {
+      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
+      if (!id) continue;
+      for (health::Action a : health::kAllActions) {
+        labels_for(*id, tmp_, {health::action_name(a)});
+        action.add(tmp_, h.action == a ? 1 : 0);
+      }
+    }
+    auto evidence = out.family("llmon_gpu_health_evidence",
+                               "Items of the GPU's health evidence by kind (see /api/v1/health for the details).",
+                               MetricType::kGauge, names_.kind);
+    for (const auto& h : snap.gpus) {
+      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
+      if (!id) continue;
+      std::map<std::string, int> kinds;
+      for (const auto& e : h.evidence) ++kinds[e.kind];
+      for (const auto& [kind, n] : kinds) {
+        labels_for(*id, tmp_, {kind});
+        evidence.add(tmp_, n);
+      }
+    }
+    auto xid = out.family("llmon_gpu_xid_errors_total",
+                          "Xid errors by Xid since llmon started, each counted once whether NVML events, the "
+                          "kernel log or both reported it.",
+                          MetricType::kCounter, names_.xid);
+    for (const auto& h : snap.gpus) {
+      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
+      if (!id) continue;
+      for (const auto& [code, n] : h.xid_counts) {
+        labels_for(*id, tmp_, {std::to_string(code)});
+        xid.add(tmp_, static_cast<double>(n));
       }
     }
   }
@@ -352,6 +433,8 @@ class GpuNvidiaCollector final : public Collector {
   gpu::nvml::NvmlBackend backend_;
   gpu::ProcessResolver procs_;
   bool processes_;
+  std::optional<GpuHealthFeed> health_;
+  std::vector<gpu::DeviceIdentity> last_ids_;  // the GPUs of the last answered cycle
   GpuNames name_sets_;
   SmiWriter smi_;
   std::vector<SmiApp> apps_;
@@ -369,9 +452,12 @@ class GpuNvidiaCollector final : public Collector {
           reason(sc.names(false, {"reason"})),
           xid(sc.names(false, {"xid"})),
           type(sc.names(false, {"type"})),
+          state(sc.names(false, {"state"})),
+          action(sc.names(false, {"action"})),
+          kind(sc.names(false, {"kind"})),
           proc(sc.names(false, gpu::kProcessLabelNames)),
           proc_mig(sc.names(true, gpu::kProcessLabelNames)) {}
-    std::vector<std::string> dev, mig, info, reason, xid, type, proc, proc_mig;
+    std::vector<std::string> dev, mig, info, reason, xid, type, state, action, kind, proc, proc_mig;
   };
   Names names_;
   uint64_t timeouts_ = 0;

@@ -109,6 +109,9 @@ inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
 inline constexpr DurationFlag kDiagnoseInterval{"diagnose.interval"};
+// GPU health
+inline constexpr StringFlag kHealthStateDir{"health.state-dir"};
+inline constexpr DurationFlag kHealthMergeWindow{"health.merge-window"};
 inline constexpr BoolFlag kLogwatchEnabled{"logwatch.enabled"};
 inline constexpr StringFlag kLogwatchPath{"logwatch.path"};
 inline constexpr StringFlag kLogwatchKmsgPath{"logwatch.kmsg-path"};
@@ -152,6 +155,7 @@ inline constexpr FlagRef kAll[] = {
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
     kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval,
+    kHealthStateDir, kHealthMergeWindow,
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
     kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,

@@ -243,6 +243,12 @@ std::vector<FlagSpec> build_table() {
        "How often the agent diagnoses its own series over --window and stores the findings as "
        "llmon_diagnosis_finding{kind,severity,...} (0: never).",
        agent},
+      {flag::kHealthStateDir, "",
+       "Directory of the GPU health state (Xid occurrences, the boots they were seen in, operator overrides; "
+       "empty: <--storage.path>/health).",
+       agent},
+      {flag::kHealthMergeWindow, "1m",
+       "The same Xid on the same GPU from NVML and from the kernel log within this window is one error.", agent},
       // Log watching (docs/logwatch.md)
       {flag::kLogwatchEnabled, "true",
        "Watch the kernel log (--logwatch.kmsg-path) and the files of --logwatch.path with the log rules; matches "

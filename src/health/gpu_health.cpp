@@ -89,12 +89,20 @@ void HealthTracker::save() {
 }
 
 void HealthTracker::set_gpus(const std::vector<GpuRef>& gpus) {
-  std::lock_guard lock(mu_);
-  present_ = gpus;
-  for (const GpuRef& g : gpus) {
-    auto it = gpus_.find(key_of(g));
-    if (it != gpus_.end()) it->second.ref = g;
+  std::vector<PendingLine> early;
+  {
+    std::lock_guard lock(mu_);
+    present_ = gpus;
+    for (const GpuRef& g : gpus) {
+      auto it = gpus_.find(key_of(g));
+      if (it != gpus_.end()) it->second.ref = g;
+    }
+    if (!gpus_known_) early.swap(pending_);
+    gpus_known_ = true;
   }
+  // Kernel lines read before NVML enumerated (the kernel log's backlog at
+  // start) are mapped now.
+  for (const PendingLine& p : early) observe_kernel_line(p.text, p.time_ms, p.boot_id);
 }
 
 GpuRecord& HealthTracker::record(const GpuRef& gpu) {
@@ -111,6 +119,13 @@ GpuRecord* HealthTracker::find(std::string_view gpu) {
   for (auto& [key, r] : gpus_)
     if (same_gpu(r.ref, gpu)) return &r;
   return nullptr;
+}
+
+std::optional<GpuRef> HealthTracker::gpu_by_pci(std::string_view pci) const {
+  std::lock_guard lock(mu_);
+  const GpuRef* g = gpu_at(pci);
+  if (!g) return std::nullopt;
+  return *g;
 }
 
 const GpuRef* HealthTracker::gpu_at(std::string_view pci) const {
@@ -189,6 +204,13 @@ KernelLineResult HealthTracker::observe_kernel_line(std::string_view text, int64
   KernelLineResult res;
   res.line = parse_kernel_line(text);
   std::lock_guard lock(mu_);
+  if (!gpus_known_ &&
+      (std::holds_alternative<XidLine>(res.line) || std::holds_alternative<FallenOffBusLine>(res.line) ||
+       std::holds_alternative<AerLine>(res.line))) {
+    if (pending_.size() < opts_.max_pending_lines)
+      pending_.push_back({std::string(text), time_ms, std::string(boot_id)});
+    return res;
+  }
   auto as_xid = [&](std::string_view pci, uint32_t xid, std::string_view severity) {
     res.xid = xid;
     const GpuRef* g = gpu_at(pci);

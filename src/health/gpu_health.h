@@ -42,6 +42,7 @@ struct HealthOptions {
   size_t max_line_bytes = 512;            // evidence lines are cut to this
   uint64_t aer_correctable_limit = 1000;  // since boot: above it, degraded
   int pcie_debounce_polls = 3;            // consecutive polls below the maximum
+  size_t max_pending_lines = 1024;        // kernel lines held until the first set_gpus
 };
 
 struct XidObservation {
@@ -82,6 +83,8 @@ class HealthTracker {
   XidObservation observe_xid(const GpuRef& gpu, uint32_t xid, int64_t time_ms, XidSource source,
                              std::string_view boot_id, std::string_view evidence);
   // Parses (kernel_lines.h), maps the PCI address to a GPU and records it:
+  // (GPU lines seen before the first set_gpus are held, up to
+  // max_pending_lines, and recorded then: the result has no GPU for them)
   // Xid and fallen-off-the-bus lines as Xids (source kernel), AER lines of a
   // GPU as events. SXid and OOM-killer lines are only parsed (not GPU state).
   KernelLineResult observe_kernel_line(std::string_view text, int64_t time_ms, std::string_view boot_id);
@@ -101,6 +104,11 @@ class HealthTracker {
 
   HealthSnapshot snapshot() const;
 
+  // This boot's id (HealthOptions::boot_id), for the sources that observe.
+  const std::string& boot_id() const { return opts_.boot_id; }
+  // The present GPU at this PCI address (any form normalize_bus_id accepts).
+  std::optional<GpuRef> gpu_by_pci(std::string_view pci) const;
+
  private:
   XidObservation observe_xid_locked(const GpuRef& gpu, uint32_t xid, int64_t time_ms, XidSource source,
                                     std::string_view boot_id, std::string_view evidence, std::string_view severity);
@@ -117,6 +125,13 @@ class HealthTracker {
   mutable std::mutex mu_;
   GpuRecords gpus_;
   std::vector<GpuRef> present_;
+  struct PendingLine {
+    std::string text;
+    int64_t time_ms;
+    std::string boot_id;
+  };
+  bool gpus_known_ = false;
+  std::vector<PendingLine> pending_;
   Status save_status_;
 };
 

@@ -35,6 +35,9 @@ enum class Action : uint8_t {
 // "none", "restart_app", "drain_p2p", "reset_gpu", "drain_and_reset",
 // "action_needed", "reboot", "inspect_hardware".
 std::string_view action_name(Action a);
+constexpr Action kAllActions[] = {Action::kNone,     Action::kRestartApp,     Action::kDrainP2p,
+                                  Action::kResetGpu, Action::kDrainAndReset,  Action::kActionNeeded,
+                                  Action::kReboot,   Action::kInspectHardware};
 std::optional<Action> parse_action(std::string_view s);
 
 struct XidInfo {

@@ -14,6 +14,7 @@
 #include "collector/registry.h"
 #include "gpu/nvml/metric_table.h"
 #include "gpu/nvml/smi_table.h"
+#include "health/gpu_health.h"
 #include "support/test_paths.h"
 
 namespace llmon::app {
@@ -78,7 +79,9 @@ std::string generate() {
     for (auto& f : flags_for(info.name)) args.push_back(f);
     auto s = config::load(args, {});
     EXPECT_TRUE(s) << s.error();
-    collector::Scheduler sched(enabled_collectors(*s, clock, log), clock, log, 1000);
+    // As in the agent, the gpu collector feeds a health tracker (its families).
+    auto health = std::make_shared<health::HealthTracker>(health::HealthOptions{}, clock);
+    collector::Scheduler sched(enabled_collectors(*s, clock, log, health), clock, log, 1000);
     sched.run_cycle(1000);
     auto snap = sched.run_cycle(2000);
     // The fake NVML's Xid events arrive from tick 2 on a watcher thread.
