@@ -276,58 +276,51 @@ class GpuNvidiaCollector final : public Collector {
       for (const auto& d : s->devices) last_ids_.push_back(d.id);
     }
     if (!scheme_ready_ || last_ids_.empty()) return;
-    auto identity = [this](const std::string& uuid) -> const gpu::DeviceIdentity* {
-      for (const auto& id : last_ids_)
-        if (id.uuid == uuid) return &id;
-      return nullptr;
+    // Calls fn(identity, verdict) for each GPU of the last answered cycle.
+    auto each = [&](auto&& fn) {
+      for (const auto& h : snap.gpus)
+        for (const auto& id : last_ids_)
+          if (id.uuid == h.gpu.uuid) fn(id, h);
     };
     auto state = out.family("llmon_gpu_health_state",
                             "GPU health verdict (docs/gpu-health.md): 1 for the GPU's state, 0 for the others.",
                             MetricType::kGauge, names_.state);
-    for (const auto& h : snap.gpus) {
-      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
-      if (!id) continue;
+    each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       for (health::HealthState st : health::kAllStates) {
-        labels_for(*id, tmp_, {health::state_name(st)});
+        labels_for(id, tmp_, {health::state_name(st)});
         state.add(tmp_, h.state == st ? 1 : 0);
       }
-    }
+    });
     auto action = out.family("llmon_gpu_health_action",
                              "Recommended action for the GPU (docs/gpu-health.md): 1 for it, 0 for the others.",
                              MetricType::kGauge, names_.action);
-    for (const auto& h : snap.gpus) {
-      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
-      if (!id) continue;
+    each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       for (health::Action a : health::kAllActions) {
-        labels_for(*id, tmp_, {health::action_name(a)});
+        labels_for(id, tmp_, {health::action_name(a)});
         action.add(tmp_, h.action == a ? 1 : 0);
       }
-    }
+    });
     auto evidence = out.family("llmon_gpu_health_evidence",
                                "Items of the GPU's health evidence by kind (see /api/v1/health for the details).",
                                MetricType::kGauge, names_.kind);
-    for (const auto& h : snap.gpus) {
-      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
-      if (!id) continue;
+    each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       std::map<std::string, int> kinds;
       for (const auto& e : h.evidence) ++kinds[e.kind];
       for (const auto& [kind, n] : kinds) {
-        labels_for(*id, tmp_, {kind});
+        labels_for(id, tmp_, {kind});
         evidence.add(tmp_, n);
       }
-    }
+    });
     auto xid = out.family("llmon_gpu_xid_errors_total",
                           "Xid errors by Xid since llmon started, each counted once whether NVML events, the "
                           "kernel log or both reported it.",
                           MetricType::kCounter, names_.xid);
-    for (const auto& h : snap.gpus) {
-      const gpu::DeviceIdentity* id = identity(h.gpu.uuid);
-      if (!id) continue;
+    each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       for (const auto& [code, n] : h.xid_counts) {
-        labels_for(*id, tmp_, {std::to_string(code)});
+        labels_for(id, tmp_, {std::to_string(code)});
         xid.add(tmp_, static_cast<double>(n));
       }
-    }
+    });
   }
 
   void write_processes(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
