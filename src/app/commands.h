@@ -37,6 +37,10 @@ int run_alerts(const std::vector<std::string>& args, std::FILE* out, std::FILE* 
 // the log watcher's events from a running agent (--url) or a journal
 // directory (--events.path); 0 ok, 2 errors.
 int run_events(const config::Settings& s, std::FILE* out, std::FILE* err);
+// `llmon health [--json] [--url]` / `llmon health set-healthy GPU`: GPU
+// health of a running agent (docs/gpu-health.md); 0 all healthy, 1 a GPU
+// degraded or unhealthy (or the agent refused), 2 usage/connection errors.
+int run_health(const config::Settings& s, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
 

@@ -38,6 +38,8 @@ void write_help(std::FILE* out, bool markdown) {
       "                 name the bottleneck, idle GPUs, OOM risk, throttling and faults (docs/diagnosis.md)\n"
       "llmon events [--start=T] [--end=T] [--rule=R] [--severity=S] [--source=GLOB] [--json]\n"
       "                 log events of a running agent (--url) or a journal (--events.path) (docs/logwatch.md)\n"
+      "llmon health [--json] [--url=URL] | llmon health set-healthy GPU\n"
+      "                 GPU health verdicts of a running agent; clear a repaired GPU (docs/gpu-health.md)\n"
       "llmon rules check [FILE...]  validate rule files like promtool (no FILE: the built-in pack)\n"
       "llmon rules test FILE...    run promtool-format rule unit tests (docs/alerting.md)\n"
       "llmon alerts [--url=URL]    pending and firing alerts of a running agent\n"

@@ -60,6 +60,7 @@ int main(int argc, char** argv) {
   if (cmd == "diagnose") return llmon::app::run_diagnose(*settings, stdout, stderr);
   if (cmd == "rules") return llmon::app::run_rules(*settings, stdout, stderr);
   if (cmd == "events") return llmon::app::run_events(*settings, stdout, stderr);
+  if (cmd == "health") return llmon::app::run_health(*settings, stdout, stderr);
   std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());
   return 2;
 }
