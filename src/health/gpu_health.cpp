@@ -74,6 +74,10 @@ Status HealthTracker::load() {
     r.occurrences = std::move(rec.occurrences);
     r.boots = std::move(rec.boots);
     r.set_healthy_ms = rec.set_healthy_ms;
+    if (rec.events_boot_id == opts_.boot_id) {  // AER lines hold until the next boot
+      r.events = std::move(rec.events);
+      r.events_boot_id = rec.events_boot_id;
+    }
   }
   return Status::ok();
 }
@@ -246,8 +250,11 @@ KernelLineResult HealthTracker::observe_kernel_line(std::string_view text, int64
         break;
     }
     e.detail = "PCIe AER " + std::string(aer_severity_name(a->severity)) + " error reported by " + a->reporter;
+    if (r.events_boot_id != opts_.boot_id) r.events.clear();
+    r.events_boot_id = opts_.boot_id;
     if (r.events.size() >= opts_.max_events_per_gpu) r.events.erase(r.events.begin());
     r.events.push_back(std::move(e));
+    save();
   }
   return res;
 }

@@ -1,6 +1,7 @@
 // What the tracker keeps per GPU: the Xid occurrences and boot history (both
 // persisted, state_file.h), the operator's override, and the live conditions
-// re-observed every cycle (not persisted). Plain data shared by the tracker
+// re-observed every cycle (not persisted). The kernel's AER lines are
+// persisted with their boot: they hold until the next boot. Plain data shared by the tracker
 // (gpu_health.h), the evaluation (health_eval.h) and the state file.
 #pragma once
 
@@ -53,9 +54,10 @@ struct GpuRecord {
   std::vector<Occurrence> occurrences;                  // oldest first, bounded
   std::map<uint32_t, std::vector<BootSighting>> boots;  // per Xid, oldest first, bounded
   int64_t set_healthy_ms = 0;
+  std::vector<Evidence> events;  // kernel AER lines of the boot events_boot_id, bounded
+  std::string events_boot_id;
   // Live:
   std::map<std::string, Condition> conditions;  // by evidence kind
-  std::vector<Evidence> events;                 // kernel AER lines (this boot), bounded
   std::map<uint32_t, uint64_t> xid_counts;      // since the agent started
   bool remap_known = false;                     // NVML answered the row-remap flags
   int pcie_low_polls = 0;                       // consecutive polls below the maximum

@@ -63,6 +63,27 @@ Status decode_gpu(const json& g, GpuRecord& r) {
       r.occurrences.push_back(std::move(x));
     }
   }
+  get_string(g, "events_boot_id", r.events_boot_id);
+  if (const json* events = field(g, "events", json::value_t::array)) {
+    for (const json& e : *events) {
+      Evidence x;
+      std::string state, action;
+      if (!e.is_object() || !get_int(e, "time_ms", x.time_ms) || !get_string(e, "kind", x.kind) ||
+          !get_string(e, "state", state) || !get_string(e, "action", action))
+        return Status::error("events: needs \"time_ms\", \"kind\", \"state\" and \"action\"");
+      bool known_state = false;
+      for (HealthState st : kAllStates)
+        if (state_name(st) == state) x.state = st, known_state = true;
+      auto a = parse_action(action);
+      if (!known_state || !a)
+        return Status::error("events: unknown state \"" + state + "\" or action \"" + action + "\"");
+      x.action = *a;
+      get_string(e, "detail", x.detail);
+      get_string(e, "kernel_line", x.kernel_line);
+      get_string(e, "sources", x.sources);
+      r.events.push_back(std::move(x));
+    }
+  }
   return Status::ok();
 }
 
@@ -92,12 +113,23 @@ std::string encode_state(const GpuRecords& gpus) {
                      {"nvml_line", o.nvml_line},
                      {"kernel_line", o.kernel_line},
                      {"severity", o.severity}});
+    json events = json::array();
+    for (const Evidence& e : r.events)
+      events.push_back({{"time_ms", e.time_ms},
+                        {"kind", e.kind},
+                        {"state", state_name(e.state)},
+                        {"action", action_name(e.action)},
+                        {"detail", e.detail},
+                        {"kernel_line", e.kernel_line},
+                        {"sources", e.sources}});
     list.push_back({{"uuid", uuid},
                     {"gpu", r.ref.gpu},
                     {"pci_bus_id", r.ref.pci_bus_id},
                     {"set_healthy_ms", r.set_healthy_ms},
                     {"boots", std::move(boots)},
-                    {"occurrences", std::move(occ)}});
+                    {"occurrences", std::move(occ)},
+                    {"events_boot_id", r.events_boot_id},
+                    {"events", std::move(events)}});
   }
   // Lines are kernel text: replace invalid UTF-8 rather than throw.
   return json{{"version", 1}, {"gpus", std::move(list)}}.dump(-1, ' ', false, json::error_handler_t::replace);

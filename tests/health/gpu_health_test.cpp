@@ -9,6 +9,7 @@
 
 #include "base/file_reader.h"
 #include "base/strings.h"
+#include "health/pci_address.h"
 #include "health/state_file.h"
 #include "support/test_paths.h"
 
@@ -425,6 +426,54 @@ TEST(GpuHealth, KmsgFixtureGivesTheRightStates) {
   EXPECT_EQ(s.gpus[4].evidence.size(), 2u);  // the AER line and Xid 79 (the detail line is not counted again)
   EXPECT_EQ(s.gpus[6].evidence.size(), 1u);
   EXPECT_EQ(s.gpus[6].evidence[0].kind, "aer_line");
+}
+
+TEST(GpuHealth, KernelAerLinesHoldUntilTheNextBootAcrossRestarts) {
+  Tmp dir;
+  const std::string bdf = *normalize_bus_id(g(0).pci_bus_id);
+  {
+    Fixture a("boot-a", dir.path());
+    ASSERT_TRUE(a.tracker->load());
+    a.tracker->observe_kernel_line("pcieport 0000:16:01.0: AER: Uncorrectable (Fatal) error received: " + bdf, kT0,
+                                   "boot-a");
+    EXPECT_EQ(a.gpu(0).state, HealthState::kUnhealthy);
+    ASSERT_TRUE(a.tracker->last_save_status()) << a.tracker->last_save_status().message();
+  }
+  {
+    Fixture same("boot-a", dir.path());  // the agent restarted: the line is not read again
+    ASSERT_TRUE(same.tracker->load());
+    GpuHealth h = same.gpu(0);
+    EXPECT_EQ(h.state, HealthState::kUnhealthy);
+    EXPECT_EQ(h.action, Action::kReboot);
+    ASSERT_FALSE(h.evidence.empty());
+    EXPECT_EQ(h.evidence[0].kind, "aer_line");
+    EXPECT_NE(h.evidence[0].kernel_line.find(bdf), std::string::npos);
+  }
+  Fixture next("boot-b", dir.path());  // rebooted
+  ASSERT_TRUE(next.tracker->load());
+  EXPECT_EQ(next.gpu(0).state, HealthState::kHealthy);
+}
+
+TEST(GpuHealth, KernelLinesBeforeTheGpusAreKnownAreMappedOnceTheyAre) {
+  base::ManualClock clock(kT0);
+  HealthOptions o;
+  o.boot_id = "boot-a";
+  HealthTracker t(o, clock);
+  const std::string pci = g(3).pci_bus_id.substr(4, 10);  // "0000:5D:00" form of the Xid line
+  KernelLineResult early =
+      t.observe_kernel_line("NVRM: Xid (PCI:" + pci + "): 79, pid=0, GPU has fallen off the bus.", kT0, "boot-a");
+  EXPECT_FALSE(early.gpu.has_value());
+  t.set_gpus(h100x8());
+  HealthSnapshot s = t.snapshot();
+  ASSERT_EQ(s.gpus.size(), 8u);
+  EXPECT_EQ(s.gpus[3].state, HealthState::kUnhealthy);
+  ASSERT_EQ(s.gpus[3].xid_counts.size(), 1u);
+  EXPECT_EQ(s.gpus[3].xid_counts[0], (std::pair<uint32_t, uint64_t>{79, 1}));
+  // Lines after the GPUs are known map at once.
+  KernelLineResult late =
+      t.observe_kernel_line("NVRM: Xid (PCI:" + pci + "): 79, pid=0, GPU has fallen off the bus.", kT0 + 1, "boot-a");
+  ASSERT_TRUE(late.gpu.has_value());
+  EXPECT_EQ(late.gpu->gpu, "3");
 }
 
 TEST(StateFile, RoundTripAndStrictness) {
