@@ -16,6 +16,15 @@ std::string health_state_dir(const config::Settings& s) {
   return storage.empty() ? std::string() : storage + "/health";
 }
 
+std::string boot_id(const config::Settings& s) {
+  // As the log watcher: a --path.procfs tree without a boot id (a fixture)
+  // falls back to this process's /proc.
+  std::string path = s.get(config::flag::kPathProcfs) + "/sys/kernel/random/boot_id";
+  if (::access(path.c_str(), R_OK) != 0) path = "/proc/sys/kernel/random/boot_id";
+  auto boot = logwatch::read_boot_id(path);
+  return boot ? *boot : std::string();
+}
+
 std::shared_ptr<health::HealthTracker> make_health_tracker(const config::Settings& s, const base::Clock& clock,
                                                            base::Logger& log) {
   health::HealthOptions o;
@@ -26,11 +35,7 @@ std::shared_ptr<health::HealthTracker> make_health_tracker(const config::Setting
     std::filesystem::create_directories(o.state_dir, ec);
     if (ec) log.error("cannot create the GPU health state directory", {{"dir", o.state_dir}, {"err", ec.message()}});
   }
-  // As the log watcher: a --path.procfs tree without a boot id (a fixture)
-  // falls back to this process's /proc.
-  std::string path = s.get(config::flag::kPathProcfs) + "/sys/kernel/random/boot_id";
-  if (::access(path.c_str(), R_OK) != 0) path = "/proc/sys/kernel/random/boot_id";
-  if (auto boot = logwatch::read_boot_id(path)) o.boot_id = *boot;
+  o.boot_id = boot_id(s);
   auto t = std::make_shared<health::HealthTracker>(std::move(o), clock);
   if (Status st = t->load(); !st) log.error("GPU health state not loaded; starting empty", {{"err", st.message()}});
   return t;

@@ -15,6 +15,8 @@
 namespace llmon::app {
 
 std::string health_state_dir(const config::Settings& s);
+// This boot's id (empty when unreadable).
+std::string boot_id(const config::Settings& s);
 std::shared_ptr<health::HealthTracker> make_health_tracker(const config::Settings& s, const base::Clock& clock,
                                                            base::Logger& log);
 // The log watcher's enricher: an event with a `pci` label (the kernel pack's

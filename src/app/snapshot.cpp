@@ -10,8 +10,9 @@
 #include <thread>
 
 #include "app/commands.h"
-#include "summary/host_summary.h"
+#include "app/health_setup.h"
 #include "app/setup.h"
+#include "summary/host_summary.h"
 
 namespace llmon::app {
 
@@ -21,7 +22,12 @@ int run_snapshot(const config::Settings& settings, std::FILE* out) {
   auto level = base::parse_log_level(s.get(config::flag::kLogLevel));
   base::Logger log(level ? *level : base::LogLevel::kWarn);
   base::SystemClock clock;
-  collector::Scheduler sched(enabled_collectors(s, clock, log), clock, log, 1000);
+  // GPU health from the snapshot's own cycles (nothing persisted: the
+  // agent's state is the agent's).
+  health::HealthOptions ho;
+  ho.boot_id = boot_id(s);
+  auto health = std::make_shared<health::HealthTracker>(std::move(ho), clock);
+  collector::Scheduler sched(enabled_collectors(s, clock, log, health), clock, log, 1000);
   int64_t interval_ms = s.get(config::flag::kSnapshotInterval);
   if (interval_ms <= 0) interval_ms = 1000;
   // Copies: the scheduler recycles snapshot buffers between cycles.

@@ -308,6 +308,13 @@ GpuSummary summarize_gpus(const Snapshot& before, const Snapshot& after, double 
     if (s.value > 0) row.throttle_reasons.push_back(l.get(s, "reason"));
   });
 
+  each_series(after, "llmon_gpu_health_state", [&](const Labels& l, const Series& s) {
+    if (!l.is_mig(s) && s.value == 1) b.gpu(l, s).health_state = l.get(s, "state");
+  });
+  each_series(after, "llmon_gpu_health_action", [&](const Labels& l, const Series& s) {
+    if (!l.is_mig(s) && s.value == 1) b.gpu(l, s).health_action = l.get(s, "action");
+  });
+
   // Processes.
   for (const auto& g : kProcessGauges)
     each_series(after, g.name, [&](const Labels& l, const Series& s) { b.process(l, s).*g.field = s.value * g.scale; });
@@ -409,6 +416,8 @@ void format_gpu_text(const GpuSummary& g, std::string& out) {
     std::string name = r.name.size() > 24 ? r.name.substr(0, 24) : or_dash(r.name);
     std::string flags;
     if (r.lost) flags += "  LOST";
+    if (!r.health_state.empty() && r.health_state != "healthy")
+      flags += "  " + r.health_state + " (" + r.health_action + ")";
     if (r.last_xid && *r.last_xid > 0) flags += "  xid " + fmt(r.last_xid, "%.0f");
     if (r.ecc_dbe_volatile && *r.ecc_dbe_volatile > 0) flags += "  ecc-dbe " + fmt(r.ecc_dbe_volatile, "%.0f");
     appendf(out, "%3s  %-24s %4s  %-20s %4s  %-12s %-11s %-3s %s%s\n", or_dash(r.index).c_str(), name.c_str(),
@@ -507,6 +516,8 @@ void add_gpu_json(const GpuSummary& g, nlohmann::json& j) {
                     {"clock_event_reasons", reasons},
                     {"last_xid", integer(r.last_xid)},
                     {"ecc_dbe_volatile_total", integer(r.ecc_dbe_volatile)},
+                    {"health_state", r.health_state.empty() ? json(nullptr) : json(r.health_state)},
+                    {"health_action", r.health_action.empty() ? json(nullptr) : json(r.health_action)},
                     {"mig_instances", mig}});
   }
   j["gpus"] = gpus;

@@ -42,6 +42,8 @@ struct GpuRow {
   std::vector<std::string> throttle_reasons;
   bool throttle_known = false;
   bool lost = false;  // llmon_gpu_up == 0
+  // GPU health (llmon_gpu_health_state / _action == 1); empty: not tracked.
+  std::string health_state, health_action;
 };
 
 struct GpuProcess {

@@ -94,6 +94,15 @@ void build_nvidia(model::Snapshot& s, int64_t ts, double k) {
     f.add(values(kNv, nv(0), {"hw_slowdown"}), 0);
     f.add(values(kNv, nv(0), {"sw_thermal_slowdown"}), 1);
   }
+  {
+    auto st = b.family("llmon_gpu_health_state", "", MetricType::kGauge, kNv.names(false, {"state"}));
+    st.add(values(kNv, nv(0), {"healthy"}), 0);
+    st.add(values(kNv, nv(0), {"degraded"}), 0);
+    st.add(values(kNv, nv(0), {"unhealthy"}), 1);
+    auto ac = b.family("llmon_gpu_health_action", "", MetricType::kGauge, kNv.names(false, {"action"}));
+    ac.add(values(kNv, nv(0), {"none"}), 0);
+    ac.add(values(kNv, nv(0), {"reboot"}), 1);
+  }
   std::vector<std::string_view> pl(gpu::kProcessLabelNames.begin(), gpu::kProcessLabelNames.end());
   auto proc = [&](const gpu::DeviceIdentity& id, std::string_view pid, std::string_view cmd) {
     std::vector<std::string> v;
@@ -158,6 +167,9 @@ TEST(GpuSummary, NvidiaRowsInIndexOrderWithUnitsConverted) {
   EXPECT_EQ(r.last_xid, 79);
   EXPECT_TRUE(r.throttle_known);
   EXPECT_EQ(r.throttle_reasons, (std::vector<std::string>{"sw_power_cap", "sw_thermal_slowdown"}));
+  EXPECT_EQ(r.health_state, "unhealthy");
+  EXPECT_EQ(r.health_action, "reboot");
+  EXPECT_EQ(g.gpus[1].health_state, "");  // not tracked for it
 }
 
 TEST(GpuSummary, LostGpuHasNoValues) {
@@ -428,7 +440,7 @@ TEST(GpuSummary, TextTables) {
   format_gpu_text(nvidia_summary(), t);
   EXPECT_NE(t.find("\nGPU  name "), std::string::npos) << t;
   EXPECT_NE(t.find("  0  NVIDIA H100 80GB HBM3     97%  71.0/80.0 GiB (89%)   61C  612/700 W    1980/2619   P0  "
-                   "sw_power_cap,sw_thermal_slowdown  xid 79\n"),
+                   "sw_power_cap,sw_thermal_slowdown  unhealthy (reboot)  xid 79\n"),
             std::string::npos)
       << t;
   EXPECT_NE(
