@@ -133,6 +133,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   // The log watcher (kernel log and --logwatch.path): its counters are a
   // collector; it starts once every listener is in place.
   std::unique_ptr<logwatch::Watcher> watcher;
+  std::vector<std::unique_ptr<logwatch::Forwarder>> forwarders;  // --logwatch.forward.*
   if (s.get(config::flag::kLogwatchEnabled)) {
     logwatch::WatcherOptions wo = watcher_options(s);
     LogRulesResult lr =
@@ -148,6 +149,18 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       });
       watcher->set_enricher([t = health_tracker](logwatch::Event& e) { add_gpu_labels(*t, e); });
       collectors.push_back({"logwatch", make_logwatch_collector(*watcher)});
+      auto fw = make_forwarders(s, clock, system_hostname());
+      if (!fw) {
+        log.error("log forwarding disabled", {{"err", fw.error()}});
+      } else if (!fw->empty()) {
+        forwarders = std::move(*fw);
+        std::vector<const logwatch::Forwarder*> seen;
+        for (const auto& f : forwarders) {
+          seen.push_back(f.get());
+          watcher->add_listener([p = f.get()](const std::vector<logwatch::Event>& ev) { p->enqueue(ev); });
+        }
+        collectors.push_back({"logwatch_forward", make_forward_collector(std::move(seen))});
+      }
     } else {
       log.error("log watching disabled", {{"err", w.error()}});
     }
@@ -266,6 +279,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   sched.stop();
   collect_thread.join();
   if (watcher) watcher->stop();  // commits the last positions
+  for (auto& f : forwarders) f->stop();
   server.stop();
   if (db) {
     if (Status st = db->close(); !st) log.error("closing the time-series store", {{"err", st.message()}});

@@ -123,7 +123,46 @@ class LogwatchCollector final : public collector::Collector {
   std::vector<std::string> values_;
 };
 
+class ForwardCollector final : public collector::Collector {
+ public:
+  explicit ForwardCollector(std::vector<const logwatch::Forwarder*> f) : f_(std::move(f)) {}
+
+  Status collect(model::SnapshotBuilder& out) override {
+    struct Family {
+      const char* name;
+      const char* help;
+      MetricType type;
+      uint64_t logwatch::ForwarderStats::*field;
+    };
+    static const Family kFamilies[] = {
+        {"llmon_log_forward_sent_total", "Log events the forwarder delivered.", MetricType::kCounter,
+         &logwatch::ForwarderStats::sent},
+        {"llmon_log_forward_dropped_total",
+         "Log events the forwarder gave up on (queue full, rejected by the receiver, left at shutdown).",
+         MetricType::kCounter, &logwatch::ForwarderStats::dropped},
+        {"llmon_log_forward_errors_total", "Failed connects, writes and pushes of the forwarder (each retry counts).",
+         MetricType::kCounter, &logwatch::ForwarderStats::errors},
+        {"llmon_log_forward_queue_length", "Log events waiting in the forwarder's queue.", MetricType::kGauge,
+         &logwatch::ForwarderStats::queue},
+    };
+    std::vector<logwatch::ForwarderStats> stats;
+    for (const auto* f : f_) stats.push_back(f->stats());
+    for (const Family& fam : kFamilies) {
+      auto f = out.family(fam.name, fam.help, fam.type, {"forwarder"});
+      for (size_t i = 0; i < f_.size(); ++i) f.add({f_[i]->name()}, d(stats[i].*fam.field));
+    }
+    return Status::ok();
+  }
+
+ private:
+  std::vector<const logwatch::Forwarder*> f_;
+};
+
 }  // namespace
+
+std::unique_ptr<collector::Collector> make_forward_collector(std::vector<const logwatch::Forwarder*> forwarders) {
+  return std::make_unique<ForwardCollector>(std::move(forwarders));
+}
 
 std::unique_ptr<collector::Collector> make_logwatch_collector(const logwatch::Watcher& watcher) {
   return std::make_unique<LogwatchCollector>(watcher);

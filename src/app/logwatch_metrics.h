@@ -9,11 +9,15 @@
 #include <memory>
 
 #include "collector/collector.h"
+#include "logwatch/forwarder.h"
 #include "logwatch/watcher.h"
 
 namespace llmon::app {
 
 // The watcher must outlive the collector.
 std::unique_ptr<collector::Collector> make_logwatch_collector(const logwatch::Watcher& watcher);
+// llmon_log_forward_{sent,dropped,errors}_total{forwarder} and
+// llmon_log_forward_queue_length{forwarder}; the forwarders must outlive it.
+std::unique_ptr<collector::Collector> make_forward_collector(std::vector<const logwatch::Forwarder*> forwarders);
 
 }  // namespace llmon::app

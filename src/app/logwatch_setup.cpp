@@ -6,6 +6,7 @@
 #include "app/embedded_file.h"
 #include "app/rule_loading.h"
 #include "base/file_reader.h"
+#include "logwatch/forward_senders.h"
 
 namespace llmon::app {
 
@@ -81,6 +82,43 @@ logwatch::WatcherOptions watcher_options(const config::Settings& s) {
   o.journal.max_bytes = s.get(config::flag::kEventsMaxSize);
   o.poll_interval_ms = std::max<int64_t>(10, s.get(config::flag::kLogwatchPollInterval));
   return o;
+}
+
+Expected<std::vector<std::unique_ptr<logwatch::Forwarder>>> make_forwarders(const config::Settings& s,
+                                                                            const base::Clock& clock,
+                                                                            const std::string& hostname) {
+  std::vector<std::unique_ptr<logwatch::Forwarder>> out;
+  if (const std::string& target = s.get(config::flag::kLogwatchForwardSyslog); !target.empty()) {
+    auto t = logwatch::parse_syslog_target(target);
+    if (!t)
+      return Status::error(std::string("--") + std::string(config::flag::kLogwatchForwardSyslog.name) + ": " +
+                           t.error());
+    logwatch::SyslogEventOptions o;
+    o.hostname = hostname;
+    if (!logwatch::parse_syslog_facility(s.get(config::flag::kLogwatchForwardSyslogFacility), o.facility))
+      return Status::error(std::string("--") + std::string(config::flag::kLogwatchForwardSyslogFacility.name) + ": \"" +
+                           s.get(config::flag::kLogwatchForwardSyslogFacility) + "\" is not a facility name or 0-23");
+    out.push_back(std::make_unique<logwatch::QueueForwarder>("syslog", logwatch::syslog_sender(*t, o), clock));
+  }
+  if (const std::string& url = s.get(config::flag::kLogwatchForwardLoki); !url.empty()) {
+    logwatch::LokiFormat format;
+    if (!logwatch::parse_loki_format(s.get(config::flag::kLogwatchForwardLokiFormat), format))
+      return Status::error(std::string("--") + std::string(config::flag::kLogwatchForwardLokiFormat.name) +
+                           ": expected protobuf or json");
+    logwatch::LokiLabelOptions o;
+    o.host = hostname;
+    auto labels = logwatch::parse_loki_labels(s.get(config::flag::kLogwatchForwardLokiLabels));
+    if (!labels)
+      return Status::error(std::string("--") + std::string(config::flag::kLogwatchForwardLokiLabels.name) + ": " +
+                           labels.error());
+    o.static_labels = std::move(*labels);
+    auto send = logwatch::loki_sender(url, std::move(o), format);
+    if (!send)
+      return Status::error(std::string("--") + std::string(config::flag::kLogwatchForwardLoki.name) + ": " +
+                           send.error());
+    out.push_back(std::make_unique<logwatch::QueueForwarder>("loki", std::move(*send), clock));
+  }
+  return out;
 }
 
 }  // namespace llmon::app

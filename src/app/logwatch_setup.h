@@ -6,11 +6,14 @@
 // reported and left out; the other rules run.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "base/status.h"
 #include "config/settings.h"
+#include "logwatch/forwarder.h"
 #include "logwatch/rule_file.h"
 #include "logwatch/watcher.h"
 
@@ -30,5 +33,11 @@ std::string events_dir(const config::Settings& s);
 
 // Everything but the rules.
 logwatch::WatcherOptions watcher_options(const config::Settings& s);
+
+// The forwarders --logwatch.forward.* asks for (none by default); an error
+// names the flag whose value is wrong.
+Expected<std::vector<std::unique_ptr<logwatch::Forwarder>>> make_forwarders(const config::Settings& s,
+                                                                            const base::Clock& clock,
+                                                                            const std::string& hostname);
 
 }  // namespace llmon::app

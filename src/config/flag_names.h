@@ -121,6 +121,11 @@ inline constexpr BoolFlag kLogwatchFromBeginning{"logwatch.from-beginning"};
 inline constexpr BoolFlag kLogwatchReadGz{"logwatch.read-gz"};
 inline constexpr BytesFlag kLogwatchMaxLineSize{"logwatch.max-line-size"};
 inline constexpr DurationFlag kLogwatchPollInterval{"logwatch.poll-interval"};
+inline constexpr StringFlag kLogwatchForwardSyslog{"logwatch.forward.syslog"};
+inline constexpr StringFlag kLogwatchForwardSyslogFacility{"logwatch.forward.syslog-facility"};
+inline constexpr StringFlag kLogwatchForwardLoki{"logwatch.forward.loki"};
+inline constexpr StringFlag kLogwatchForwardLokiFormat{"logwatch.forward.loki-format"};
+inline constexpr StringFlag kLogwatchForwardLokiLabels{"logwatch.forward.loki-labels"};
 inline constexpr StringFlag kEventsPath{"events.path"};
 inline constexpr DurationFlag kEventsRetention{"events.retention"};
 inline constexpr BytesFlag kEventsMaxSize{"events.max-size"};
@@ -158,6 +163,8 @@ inline constexpr FlagRef kAll[] = {
     kHealthStateDir, kHealthMergeWindow,
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
+    kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
+    kLogwatchForwardLokiLabels,
     kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
 };
 // clang-format on

@@ -36,7 +36,7 @@ struct QueueOptions {
   size_t max_batch = 500;
   int64_t batch_wait_ms = 200;
   int64_t retry_min_ms = 500;
-  int64_t retry_max_ms = 30'000;
+  int64_t retry_max_ms = 5'000;
   int64_t stop_deadline_ms = 2'000;
 };
 
