@@ -3,7 +3,6 @@
 #include "api/json.h"
 #include "api/params.h"
 #include "health/health_json.h"
-#include "health/pci_address.h"
 
 namespace llmon::api {
 
@@ -13,12 +12,6 @@ void fail(http::Response& res, int status, promql::ErrorType type, const std::st
   res.status = status;
   res.content_type = "application/json";
   res.body = error_envelope(type, why);
-}
-
-bool known(const health::HealthSnapshot& snap, const std::string& gpu) {
-  for (const auto& g : snap.gpus)
-    if (g.gpu.gpu == gpu || g.gpu.uuid == gpu || health::same_bus_id(g.gpu.pci_bus_id, gpu)) return true;
-  return false;
 }
 
 void answer(http::Response& res, const health::HealthTracker& t) {
@@ -46,11 +39,10 @@ Status register_health_routes(http::Server& server, std::shared_ptr<health::Heal
         if (gpu.empty())
           return fail(res, 400, promql::ErrorType::kBadData,
                       "missing parameter \"gpu\" (an index, a UUID or a PCI address)");
-        if (!known(tracker->snapshot(), gpu))
-          return fail(res, 400, promql::ErrorType::kBadData,
-                      "no GPU \"" + gpu + "\" (give its index, UUID or PCI address)");
-        if (Status st = tracker->set_healthy(gpu); !st)
+        if (Status st = tracker->set_healthy(gpu); !st) {
+          if (st.is_no_data()) return fail(res, 400, promql::ErrorType::kBadData, st.message());
           return fail(res, 503, promql::ErrorType::kUnavailable, "the override holds until restart: " + st.message());
+        }
         answer(res, *tracker);
       },
       4096);

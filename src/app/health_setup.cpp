@@ -1,10 +1,9 @@
 #include "app/health_setup.h"
 
-#include <unistd.h>
-
 #include <filesystem>
 #include <system_error>
 
+#include "app/logwatch_setup.h"
 #include "logwatch/kmsg_reader.h"
 
 namespace llmon::app {
@@ -17,11 +16,7 @@ std::string health_state_dir(const config::Settings& s) {
 }
 
 std::string boot_id(const config::Settings& s) {
-  // As the log watcher: a --path.procfs tree without a boot id (a fixture)
-  // falls back to this process's /proc.
-  std::string path = s.get(config::flag::kPathProcfs) + "/sys/kernel/random/boot_id";
-  if (::access(path.c_str(), R_OK) != 0) path = "/proc/sys/kernel/random/boot_id";
-  auto boot = logwatch::read_boot_id(path);
+  auto boot = logwatch::read_boot_id(boot_id_path(s));  // the file the log watcher reads
   return boot ? *boot : std::string();
 }
 

@@ -66,6 +66,12 @@ std::string events_dir(const config::Settings& s) {
   return s.get(config::flag::kStoragePath) + "/events";
 }
 
+std::string boot_id_path(const config::Settings& s) {
+  std::string path = s.get(config::flag::kPathProcfs) + "/sys/kernel/random/boot_id";
+  if (::access(path.c_str(), R_OK) != 0) path = "/proc/sys/kernel/random/boot_id";
+  return path;
+}
+
 logwatch::WatcherOptions watcher_options(const config::Settings& s) {
   logwatch::WatcherOptions o;
   o.tailer.patterns = split_list(s.get(config::flag::kLogwatchPath));
@@ -73,10 +79,7 @@ logwatch::WatcherOptions watcher_options(const config::Settings& s) {
   o.tailer.read_gz = s.get(config::flag::kLogwatchReadGz);
   o.tailer.max_line = std::max<uint64_t>(256, s.get(config::flag::kLogwatchMaxLineSize));
   o.kmsg_path = s.get(config::flag::kLogwatchKmsgPath);
-  // The boot id is the kernel's, the same in every namespace: a --path.procfs
-  // tree without one (a fixture) falls back to this process's /proc.
-  o.boot_id_path = s.get(config::flag::kPathProcfs) + "/sys/kernel/random/boot_id";
-  if (::access(o.boot_id_path.c_str(), R_OK) != 0) o.boot_id_path = "/proc/sys/kernel/random/boot_id";
+  o.boot_id_path = boot_id_path(s);
   o.journal.dir = events_dir(s);
   o.journal.retention_ms = s.get(config::flag::kEventsRetention);
   o.journal.max_bytes = s.get(config::flag::kEventsMaxSize);

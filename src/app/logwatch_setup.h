@@ -31,6 +31,10 @@ LogRulesResult load_log_rules(bool defaults, const std::vector<std::string>& fil
 // The journal directory `llmon events` and the agent use.
 std::string events_dir(const config::Settings& s);
 
+// The kernel's boot id file: --path.procfs's, or this process's /proc when
+// that tree has none (a fixture); the id is the same in every namespace.
+std::string boot_id_path(const config::Settings& s);
+
 // Everything but the rules.
 logwatch::WatcherOptions watcher_options(const config::Settings& s);
 

@@ -342,7 +342,7 @@ void HealthTracker::observe_nvml_status(const GpuRef& gpu, NvmlStatus status, in
 Status HealthTracker::set_healthy(std::string_view gpu) {
   std::lock_guard lock(mu_);
   GpuRecord* r = find(gpu);
-  if (!r) return Status::error("no GPU \"" + std::string(gpu) + "\" (give its index, UUID or PCI address)");
+  if (!r) return Status::no_data("no GPU \"" + std::string(gpu) + "\" (give its index, UUID or PCI address)");
   r->set_healthy_ms = clock_.now_ms();
   save();
   return save_status_;

@@ -99,7 +99,8 @@ class HealthTracker {
   void observe_nvml_status(const GpuRef& gpu, NvmlStatus status, int64_t time_ms);
 
   // The operator's "repaired": hides the GPU's evidence seen so far (keeps
-  // the boot history). `gpu` is an index, a UUID or a PCI address.
+  // the boot history). `gpu` is an index, a UUID or a PCI address. Errors:
+  // no_data for a GPU the tracker does not know, otherwise the state file's.
   Status set_healthy(std::string_view gpu);
 
   HealthSnapshot snapshot() const;

@@ -30,27 +30,7 @@ FAKE="$(dirname "$LLMON")/fake_nvml/libnvidia-ml.so.1"
 #     $SCRATCH/hooks/<path>.jsonl; GET /status/<path> answers its line count.
 #     A file $SCRATCH/hooks/<path>.down makes it answer 503 (receiver down).
 mkdir -p "$SCRATCH/hooks"
-cat >"$SCRATCH/hook.py" <<'EOF'
-import http.server, json, os, sys
-root = sys.argv[2]
-class H(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *a): pass
-    def name(self):
-        return self.path.strip("/").replace("/", "_") or "root"
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        n = self.name()
-        if os.path.exists(os.path.join(root, n + ".down")):
-            self.send_response(503); self.end_headers(); return
-        json.loads(body)
-        with open(os.path.join(root, n + ".jsonl"), "ab") as f:
-            f.write(body.replace(b"\n", b" ") + b"\n")
-        self.send_response(200); self.end_headers()
-    def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
-http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-EOF
-start_server hook / python3 "$SCRATCH/hook.py" @PORT@ "$SCRATCH/hooks"
+start_server hook / python3 "$REPO/tests/integration/webhook_sink.py" @PORT@ "$SCRATCH/hooks"
 
 # --- SMTP: aiosmtpd storing messages in a Maildir.
 SMTP_PORT="$(free_port)"
@@ -132,15 +112,6 @@ alerts = [a for a in json.load(sys.stdin)["data"]["alerts"] if a["labels"]["aler
 print(alerts[0]["state"] if alerts else "none")' "$1"
 }
 # wait_for DESC TIMEOUT_S CMD...: polls CMD until it succeeds.
-wait_for() {
-  local desc="$1" timeout_s="$2" deadline
-  shift 2
-  deadline=$((SECONDS + timeout_s))
-  until "$@"; do
-    ((SECONDS < deadline)) || fail "timed out after ${timeout_s}s waiting for: $desc"
-    sleep 0.5
-  done
-}
 state_is() { [[ "$(alert_state "$1")" == "$2" ]]; }
 lines_in() { [[ -f "$1" ]] && (($(wc -l <"$1") >= $2)); }
 

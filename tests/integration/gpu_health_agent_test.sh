@@ -24,21 +24,7 @@ FAKE="$(dirname "$LLMON")/fake_nvml/libnvidia-ml.so.1"
 HOST="$REPO/tests/fixtures/gpu_host"
 
 mkdir -p "$SCRATCH/hooks" "$SCRATCH/logs" "$SCRATCH/am"
-cat >"$SCRATCH/hook.py" <<'EOF'
-import http.server, os, sys
-root = sys.argv[2]
-class H(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *a): pass
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        with open(os.path.join(root, self.path.strip("/") + ".jsonl"), "ab") as f:
-            f.write(body.replace(b"\n", b" ") + b"\n")
-        self.send_response(200); self.end_headers()
-    def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
-http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-EOF
-start_server hook / python3 "$SCRATCH/hook.py" @PORT@ "$SCRATCH/hooks"
+start_server hook / python3 "$REPO/tests/integration/webhook_sink.py" @PORT@ "$SCRATCH/hooks"
 cat >"$SCRATCH/am/alertmanager.yml" <<EOF
 route:
   receiver: hook
@@ -73,15 +59,6 @@ AGENT_FLAGS=(--collector.disable-defaults --collector.gpu --nvml.library="$FAKE"
 start_llmon "${AGENT_FLAGS[@]}"
 URL="$llmon_URL"
 
-wait_for() {
-  local desc="$1" timeout_s="$2" deadline
-  shift 2
-  deadline=$((SECONDS + timeout_s))
-  until "$@"; do
-    ((SECONDS < deadline)) || fail "timed out after ${timeout_s}s waiting for: $desc"
-    sleep 0.3
-  done
-}
 # verdicts: "gpu:state:action:sources-of-its-xid-evidence" for every GPU.
 verdicts() {
   curl -s --max-time 5 "$URL/api/v1/health" | python3 -c '

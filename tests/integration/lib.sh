@@ -29,6 +29,18 @@ skip() {
 }
 require_cmd() { command -v "$1" >/dev/null 2>&1; }
 
+# wait_for DESC TIMEOUT_S CMD...: runs CMD (a command or a function of the
+# test) every 0.2 s until it succeeds; fails the test after TIMEOUT_S.
+wait_for() {
+  local desc="$1" timeout_s="$2" deadline
+  shift 2
+  deadline=$((SECONDS + timeout_s))
+  until "$@"; do
+    ((SECONDS < deadline)) || fail "timed out after ${timeout_s}s waiting for: $desc"
+    sleep 0.2
+  done
+}
+
 # Stops a PID this test started: TERM, up to 5 s, then KILL; reaps it and
 # forgets it (so a recycled PID is never signalled at exit).
 stop_pid() {

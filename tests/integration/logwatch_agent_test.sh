@@ -18,21 +18,7 @@ AM_BIN="$(command -v prometheus-alertmanager || true)"
 
 # --- A webhook receiver: every POST body appended as one line to $SCRATCH/hooks/<path>.jsonl.
 mkdir -p "$SCRATCH/hooks" "$SCRATCH/logs"
-cat >"$SCRATCH/hook.py" <<'EOF'
-import http.server, os, sys
-root = sys.argv[2]
-class H(http.server.BaseHTTPRequestHandler):
-    def log_message(self, *a): pass
-    def do_POST(self):
-        body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
-        with open(os.path.join(root, self.path.strip("/") + ".jsonl"), "ab") as f:
-            f.write(body.replace(b"\n", b" ") + b"\n")
-        self.send_response(200); self.end_headers()
-    def do_GET(self):
-        self.send_response(200); self.end_headers(); self.wfile.write(b"ok")
-http.server.ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
-EOF
-start_server hook / python3 "$SCRATCH/hook.py" @PORT@ "$SCRATCH/hooks"
+start_server hook / python3 "$REPO/tests/integration/webhook_sink.py" @PORT@ "$SCRATCH/hooks"
 mkdir -p "$SCRATCH/am"
 cat >"$SCRATCH/am/alertmanager.yml" <<EOF
 route:
@@ -91,15 +77,6 @@ AGENT_FLAGS=(--collector.disable-defaults --collector.time --collect.interval=1s
 start_llmon "${AGENT_FLAGS[@]}"
 URL="$llmon_URL"
 
-wait_for() {
-  local desc="$1" timeout_s="$2" deadline
-  shift 2
-  deadline=$((SECONDS + timeout_s))
-  until "$@"; do
-    ((SECONDS < deadline)) || fail "timed out after ${timeout_s}s waiting for: $desc"
-    sleep 0.2
-  done
-}
 event_count() {  # event_count QUERY -> number of events /api/v1/events answers
   curl -s --max-time 5 "$URL/api/v1/events?limit=10000&$1" |
     python3 -c 'import json,sys; print(len(json.load(sys.stdin)["data"]["events"]))'

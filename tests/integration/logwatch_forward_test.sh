@@ -139,15 +139,6 @@ A_PID="$llmon_PID"
 start_server llmon2 /metrics "$LLMON" agent --web.listen-address=127.0.0.1:@PORT@ --storage.path="$SCRATCH/llmon2-data" \
   "${COMMON[@]}" --logwatch.forward.loki="$loki_URL/loki/api/v1/push"
 
-wait_for() {
-  local desc="$1" timeout_s="$2" deadline
-  shift 2
-  deadline=$((SECONDS + timeout_s))
-  until "$@"; do
-    ((SECONDS < deadline)) || fail "timed out after ${timeout_s}s waiting for: $desc"
-    sleep 0.2
-  done
-}
 lines_in() { [[ "$(grep -c "$2" "$1" 2>/dev/null)" -ge "$3" ]]; }
 
 printf 'torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n' >>"$SCRATCH/logs/rank0.log"
