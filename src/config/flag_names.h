@@ -121,6 +121,9 @@ inline constexpr BoolFlag kLogwatchFromBeginning{"logwatch.from-beginning"};
 inline constexpr BoolFlag kLogwatchReadGz{"logwatch.read-gz"};
 inline constexpr BytesFlag kLogwatchMaxLineSize{"logwatch.max-line-size"};
 inline constexpr DurationFlag kLogwatchPollInterval{"logwatch.poll-interval"};
+inline constexpr StringFlag kScrapeConfig{"scrape.config"};
+inline constexpr StringFlag kScrapeDiscover{"scrape.discover"};
+inline constexpr BoolFlag kWebEnablePush{"web.enable-push"};
 inline constexpr StringFlag kLogwatchForwardSyslog{"logwatch.forward.syslog"};
 inline constexpr StringFlag kLogwatchForwardSyslogFacility{"logwatch.forward.syslog-facility"};
 inline constexpr StringFlag kLogwatchForwardLoki{"logwatch.forward.loki"};
@@ -164,7 +167,7 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
-    kLogwatchForwardLokiLabels,
+    kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kWebEnablePush,
     kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
 };
 // clang-format on

@@ -250,6 +250,21 @@ std::vector<FlagSpec> build_table() {
        agent},
       {flag::kHealthMergeWindow, "1m",
        "The same Xid on the same GPU from NVML and from the kernel log within this window is one error.", agent},
+      // Application metrics (docs/scrape.md)
+      {flag::kScrapeConfig, "",
+       "Scrape configuration in Prometheus's format (global and scrape_configs: static and file discovery, "
+       "relabelling, limits, auth, TLS; docs/scrape.md). The targets' samples go to the store beside the "
+       "agent's own; SIGHUP rereads it. Empty: no scraping.",
+       agent},
+      {flag::kScrapeDiscover, "",
+       "Comma-separated automatic target discovery: gpu-processes (every process using a GPU whose listening "
+       "port answers GET /metrics with Prometheus text, labelled with its pid, command, container and pod). "
+       "Empty: none.",
+       agent},
+      {flag::kWebEnablePush, "false",
+       "Accept Pushgateway-style pushes at /metrics/job/<job>{/<label>/<value>} (PUT, POST, DELETE) and store "
+       "them beside the agent's series (docs/scrape.md).",
+       agent},
       // Log watching (docs/logwatch.md)
       {flag::kLogwatchEnabled, "true",
        "Watch the kernel log (--logwatch.kmsg-path) and the files of --logwatch.path with the log rules; matches "
