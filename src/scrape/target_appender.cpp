@@ -104,14 +104,15 @@ Status TargetAppender::append_page(storage::Appender& app, std::string_view body
     if (e.dropped) continue;
     const bool explicit_ts = opts_.honor_timestamps && s.timestamp_ms.has_value();
     const int64_t t = explicit_ts ? *s.timestamp_ms : t_ms;
+    // Every sample past relabelling counts, stored or refused (Prometheus's "added").
+    ++r.samples_post_relabel;
     if (opts_.sample_limit > 0 && appended >= opts_.sample_limit) {
-      // Prometheus counts on to report the page's size, then fails the scrape.
+      // Prometheus reads on to report the page's size, then fails the scrape.
       ++appended;
       continue;
     }
     if (!add(app, e.ref, e.labels, t, s.value, r)) continue;
     ++appended;
-    ++r.samples_post_relabel;
     if (created) ++r.series_added;
     if (!explicit_ts) cur_[e.labels.hash()] = &e;
   }
