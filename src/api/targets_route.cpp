@@ -88,7 +88,19 @@ void targets(const scrape::Manager* m, const http::Request& req, http::Response&
     }
     data += ']';
   }
-  data += '}';
+  // llmon's addition (Grafana and Prometheus clients ignore it): why
+  // discovered candidates are not targets, and discovery failures.
+  data += ",\"discoveryNotes\":[";
+  for (size_t i = 0; i < st.discovery_notes.size(); ++i) {
+    if (i) data += ',';
+    go::json::append_quoted(data, st.discovery_notes[i]);
+  }
+  data += "],\"discoveryErrors\":[";
+  for (size_t i = 0; i < st.discovery_errors.size(); ++i) {
+    if (i) data += ',';
+    go::json::append_quoted(data, st.discovery_errors[i]);
+  }
+  data += "]}";
   res.content_type = "application/json";
   res.body = success_envelope(data);
 }

@@ -2,7 +2,9 @@
 //   GET /api/v1/targets?state=active|dropped|any&scrapePool=JOB
 //       {"activeTargets":[{discoveredLabels, labels, scrapePool, scrapeUrl,
 //        globalUrl, lastError, lastScrape, lastScrapeDuration, health,
-//        scrapeInterval, scrapeTimeout}], "droppedTargets":[{discoveredLabels}]}
+//        scrapeInterval, scrapeTimeout}], "droppedTargets":[{discoveredLabels}],
+//        "discoveryNotes":[...], "discoveryErrors":[...]}   (the last two are
+//        llmon's: what discovery found and did not scrape, and why)
 //   GET /api/v1/targets/metadata?match_target={job="x"}&metric=NAME&limit=N
 //       [{"target":{labels},"metric":..., "type":..., "help":..., "unit":...}]
 // and, for /api/v1/metadata (query_api.h), the targets' metadata.

@@ -168,18 +168,33 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     }
   }
   // Application targets (--scrape.config, --scrape.discover) into the store.
+  // The scheduler comes later; discovery reads its cycles through this.
+  std::atomic<collector::Scheduler*> sched_ptr{nullptr};
   std::unique_ptr<ScrapeService> scraping;
   if (db) {
-    scraping = ScrapeService::create(s, *db, clock, log);
-    if (scraping) collectors.push_back({"scrape", scraping->make_collector()});
-  } else if (!s.get(config::flag::kScrapeConfig).empty()) {
-    log.warn("--scrape.config is not used: scraping needs the time-series store");
+    auto hp = http::split_host_port(s.get(config::flag::kWebListenAddress));
+    auto svc = ScrapeService::create(
+        s, *db, clock, log,
+        [&sched_ptr]() -> model::SnapshotPtr {
+          auto* p = sched_ptr.load();
+          return p ? p->latest() : nullptr;
+        },
+        hp ? static_cast<uint16_t>(hp->second) : 0);
+    if (!svc) {
+      log.error("scraping disabled", {{"err", svc.error()}});
+    } else if (*svc) {
+      scraping = std::move(*svc);
+      collectors.push_back({"scrape", scraping->make_collector()});
+    }
+  } else if (!s.get(config::flag::kScrapeConfig).empty() || !s.get(config::flag::kScrapeDiscover).empty()) {
+    log.warn("--scrape.config and --scrape.discover are not used: scraping needs the time-series store");
   }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
 
   collector::Scheduler sched(std::move(collectors), clock, log, s.get(config::flag::kCollectInterval));
+  sched_ptr.store(&sched);
   std::vector<std::string> known_collectors;
   for (const auto& c : collector::builtin_collectors()) known_collectors.emplace_back(c.name);
   http::MetricsPage page([&sched] { return sched.latest(); }, std::move(known_collectors));
@@ -247,6 +262,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   }
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});
+    if (scraping) scraping->stop();
     return 1;
   }
   log.info("listening", {{"address", opts.listen_address}, {"port", std::to_string(server.port())}});

@@ -2,13 +2,16 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <map>
 
 #include "app/commands.h"
 #include "base/file_reader.h"
 #include "base/hash.h"
+#include "base/strings.h"
 #include "config/flag_names.h"
 #include "model/snapshot_builder.h"
+#include "scrape/gpu_process_discovery.h"
 #include "scrape/scrape_config.h"
 
 namespace llmon::app {
@@ -64,11 +67,50 @@ ScrapeService::~ScrapeService() {
   stop();
 }
 
-std::unique_ptr<ScrapeService> ScrapeService::create(const config::Settings& s, storage::Storage& storage,
-                                                     const base::Clock& clock, base::Logger& log) {
+Expected<std::unique_ptr<ScrapeService>> ScrapeService::create(const config::Settings& s, storage::Storage& storage,
+                                                               const base::Clock& clock, base::Logger& log,
+                                                               std::function<model::SnapshotPtr()> snapshots,
+                                                               uint16_t own_port) {
   const std::string path = s.get(config::flag::kScrapeConfig);
-  if (path.empty() && s.get(config::flag::kScrapeDiscover).empty()) return nullptr;
-  return std::unique_ptr<ScrapeService>(new ScrapeService(path, storage, clock, log));
+  const std::string discover = s.get(config::flag::kScrapeDiscover);
+  if (path.empty() && discover.empty()) return std::unique_ptr<ScrapeService>();
+  auto svc = std::unique_ptr<ScrapeService>(new ScrapeService(path, storage, clock, log));
+  for (std::string_view item : base::split(discover, ',')) {
+    item = base::trim(item);
+    if (item.empty()) continue;
+    if (item != "gpu-processes")
+      return Status::error("--scrape.discover: unknown discovery \"" + std::string(item) + "\" (gpu-processes)");
+    scrape::GpuProcessDiscoveryOptions o;
+    o.processes = [snapshots] { return gpu_processes(snapshots ? snapshots() : nullptr); };
+    o.own_port = own_port;
+    o.proc_root = s.get(config::flag::kPathProcfs);
+    scrape::ScrapeConfig job;
+    job.job_name = "gpu-processes";
+    job.scrape_interval_ms = 10'000;
+    job.scrape_timeout_ms = 5'000;
+    svc->manager_->add_discoverer(job, std::make_shared<scrape::GpuProcessDiscovery>(std::move(o)));
+  }
+  return svc;
+}
+
+std::vector<scrape::GpuProcess> gpu_processes(const model::SnapshotPtr& snap) {
+  std::vector<scrape::GpuProcess> out;
+  if (!snap) return out;
+  static constexpr std::string_view kKeep[] = {"pid", "command", "user", "container", "pod", "namespace"};
+  for (const model::Family& f : snap->families) {
+    if (f.name != "llmon_gpu_process_memory_bytes") continue;
+    for (const model::Series& row : f.series) {
+      scrape::GpuProcess p;
+      for (size_t i = 0; i < f.label_names.size() && i < row.label_values.size(); ++i) {
+        const std::string& name = f.label_names[i];
+        if (std::find(std::begin(kKeep), std::end(kKeep), name) == std::end(kKeep)) continue;
+        if (!row.label_values[i].empty()) p.labels.push_back({name, row.label_values[i]});
+        if (name == "pid") p.pid = static_cast<uint32_t>(base::parse_i64(row.label_values[i]).value_or(0));
+      }
+      if (p.pid != 0) out.push_back(std::move(p));
+    }
+  }
+  return out;
 }
 
 Status ScrapeService::reload() {

@@ -5,11 +5,15 @@
 //   llmon_scrape_config_last_reload_successful  1 when the last read of the file worked
 //   llmon_scrape_config_last_reload_success_timestamp_seconds
 //   llmon_scrape_discovery_errors               files or discoverers that currently fail
+// --scrape.discover=gpu-processes adds the job "gpu-processes"
+// (scrape/gpu_process_discovery.h): every 10 s, 5 s timeout, honor_labels
+// false, the processes taken from the latest cycle's llmon_gpu_process_memory_bytes.
 // A file that fails to parse keeps the previous configuration running (as
 // Prometheus keeps its last good one) and is logged with FILE:LINE.
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -17,6 +21,8 @@
 #include "base/log.h"
 #include "collector/collector.h"
 #include "config/settings.h"
+#include "model/metric.h"
+#include "scrape/gpu_process_discovery.h"
 #include "scrape/manager.h"
 #include "storage/storage.h"
 
@@ -25,8 +31,12 @@ namespace llmon::app {
 class ScrapeService {
  public:
   // Null when neither --scrape.config nor --scrape.discover is set.
-  static std::unique_ptr<ScrapeService> create(const config::Settings& s, storage::Storage& storage,
-                                               const base::Clock& clock, base::Logger& log);
+  // `snapshots` gives the latest collection cycle (GPU processes for
+  // --scrape.discover=gpu-processes); `own_port` is never probed.
+  static Expected<std::unique_ptr<ScrapeService>> create(const config::Settings& s, storage::Storage& storage,
+                                                         const base::Clock& clock, base::Logger& log,
+                                                         std::function<model::SnapshotPtr()> snapshots,
+                                                         uint16_t own_port);
   ~ScrapeService();
 
   // Rereads --scrape.config; the error (also logged) names FILE:LINE.
@@ -46,5 +56,10 @@ class ScrapeService {
   std::atomic<bool> last_ok_{true};
   std::atomic<int64_t> last_ok_ms_{0};
 };
+
+// The GPU processes of a cycle (llmon_gpu_process_memory_bytes rows, NVIDIA
+// or AMD), with their process labels; one entry per row (a process on two
+// GPUs appears twice; discovery takes each pid once).
+std::vector<scrape::GpuProcess> gpu_processes(const model::SnapshotPtr& snap);
 
 }  // namespace llmon::app

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 
 #include "base/log.h"
 #include "scrape/fetcher.h"
@@ -216,10 +217,18 @@ void Manager::discovery_thread() {
   std::unique_lock<std::mutex> lock(mu_);
   while (!stopping_) {
     const int64_t now = clock_.now_ms();
+    // Discoverers refresh outside the lock (a probe may take its timeout).
+    std::vector<std::pair<std::string, std::shared_ptr<Discoverer>>> ds;
+    for (auto& [name, job] : jobs_)
+      for (const auto& d : job->discoverers) ds.emplace_back(name, d);
+    lock.unlock();
+    std::set<std::string> changed_jobs;
+    for (auto& [name, d] : ds)
+      if (d->refresh(now)) changed_jobs.insert(name);
+    lock.lock();
     for (auto& [name, job] : jobs_) {
-      bool changed = dirty_;
+      bool changed = dirty_ || changed_jobs.count(name) != 0;
       if (job->file_sd) changed = job->file_sd->refresh(now) || changed;
-      for (const auto& d : job->discoverers) changed = d->refresh(now) || changed;
       if (changed) sync_job(*job, now);
     }
     dirty_ = false;
@@ -283,8 +292,10 @@ ManagerStatus Manager::status() const {
     out.dropped.insert(out.dropped.end(), job->dropped.begin(), job->dropped.end());
     if (job->file_sd)
       for (auto& e : job->file_sd->errors()) out.discovery_errors.push_back(name + ": " + e);
-    for (const auto& d : job->discoverers)
+    for (const auto& d : job->discoverers) {
       for (auto& e : d->errors()) out.discovery_errors.push_back(name + ": " + e);
+      for (auto& e : d->notes()) out.discovery_notes.push_back(name + ": " + e);
+    }
   }
   return out;
 }

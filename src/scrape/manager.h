@@ -16,8 +16,9 @@
 // slot is stamped with the slot time (Prometheus's timestamp tolerance),
 // which keeps timestamps regular for the store's compression.
 //
-// Threads: one discovery thread, one per active target. status() is safe
-// from any thread. stop() (or the destructor) joins them all; no staleness
+// Threads: one discovery thread (Discoverer::refresh runs on it without the
+// manager's lock: probes may take a while), one per active target. status()
+// is safe from any thread. stop() (or the destructor) joins them all; no staleness
 // markers are written at shutdown (as Prometheus).
 #pragma once
 
@@ -48,6 +49,8 @@ class Discoverer {
   virtual std::vector<TargetGroup> groups() const = 0;
   // Problems worth showing in /api/v1/targets (per source).
   virtual std::vector<std::string> errors() const { return {}; }
+  // What was found and not made a target, and why (shown, not counted).
+  virtual std::vector<std::string> notes() const { return {}; }
 };
 
 struct ManagerOptions {
@@ -76,6 +79,7 @@ struct ManagerStatus {
   std::vector<TargetStatus> active;
   std::vector<TargetStatus> dropped;  // job and discovered_labels only
   std::vector<std::string> discovery_errors;
+  std::vector<std::string> discovery_notes;
 };
 
 class Manager {
