@@ -114,7 +114,8 @@ fi
 
 START_TIMEOUT_S=60 start_server prom /-/ready "$PROM" --config.file="$SCRATCH/scrape.yml" \
   --storage.tsdb.path="$SCRATCH/tsdb" --web.listen-address=127.0.0.1:@PORT@ --log.level=warn
-start_llmon --log.level=warn --scrape.config="$SCRATCH/scrape.yml" --logwatch.enabled=false
+# No rules: their recording series would be llmon's alone.
+start_llmon --log.level=warn --scrape.config="$SCRATCH/scrape.yml" --logwatch.enabled=false --rules.defaults=false
 
 # Both have scraped every target at least once.
 scraped_enough() {
