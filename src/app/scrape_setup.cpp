@@ -12,6 +12,7 @@
 #include "config/flag_names.h"
 #include "model/snapshot_builder.h"
 #include "scrape/gpu_process_discovery.h"
+#include "scrape/kubelet_pods.h"
 #include "scrape/scrape_config.h"
 
 namespace llmon::app {
@@ -78,8 +79,21 @@ Expected<std::unique_ptr<ScrapeService>> ScrapeService::create(const config::Set
   for (std::string_view item : base::split(discover, ',')) {
     item = base::trim(item);
     if (item.empty()) continue;
+    if (item == "kubelet-pods") {
+      scrape::KubeletDiscoveryOptions k;
+      k.url = s.get(config::flag::kScrapeKubeletUrl);
+      k.token_file = s.get(config::flag::kScrapeKubeletTokenFile);
+      k.ca_file = s.get(config::flag::kScrapeKubeletCaFile);
+      scrape::ScrapeConfig job;
+      job.job_name = "kubelet-pods";
+      job.scrape_interval_ms = 10'000;
+      job.scrape_timeout_ms = 5'000;
+      svc->manager_->add_discoverer(job, std::make_shared<scrape::KubeletDiscovery>(std::move(k)));
+      continue;
+    }
     if (item != "gpu-processes")
-      return Status::error("--scrape.discover: unknown discovery \"" + std::string(item) + "\" (gpu-processes)");
+      return Status::error("--scrape.discover: unknown discovery \"" + std::string(item) +
+                           "\" (gpu-processes, kubelet-pods)");
     scrape::GpuProcessDiscoveryOptions o;
     o.processes = [snapshots] { return gpu_processes(snapshots ? snapshots() : nullptr); };
     o.own_port = own_port;

@@ -7,7 +7,8 @@
 //   llmon_scrape_discovery_errors               files or discoverers that currently fail
 // --scrape.discover=gpu-processes adds the job "gpu-processes"
 // (scrape/gpu_process_discovery.h): every 10 s, 5 s timeout, honor_labels
-// false, the processes taken from the latest cycle's llmon_gpu_process_memory_bytes.
+// false, the processes taken from the latest cycle's llmon_gpu_process_memory_bytes;
+// --scrape.discover=kubelet-pods the job "kubelet-pods" (scrape/kubelet_pods.h).
 // A file that fails to parse keeps the previous configuration running (as
 // Prometheus keeps its last good one) and is logged with FILE:LINE.
 #pragma once

@@ -3,8 +3,9 @@
 
 Usage: page_server.py DIR PORT
 
-  GET /NAME        DIR/NAME.prom as text/plain; version=0.0.4, or
-                   DIR/NAME.om as application/openmetrics-text; version=1.0.0
+  GET /NAME        DIR/NAME.prom as text/plain; version=0.0.4,
+                   DIR/NAME.om as application/openmetrics-text; version=1.0.0, or
+                   DIR/NAME.json as application/json (a kubelet pod list)
                    (gzip-encoded when the request accepts gzip)
   GET /auth/NAME   the same, only with basic auth "scraper:s3cret" (else 401)
   GET /echo?...    a page with one series whose label is the raw query string
@@ -67,7 +68,8 @@ class Handler(BaseHTTPRequestHandler):
                 return self.send(401, "text/plain", b"unauthorized\n")
             path = path[5:]
         for ext, ctype in ((".prom", "text/plain; version=0.0.4; charset=utf-8"),
-                           (".om", "application/openmetrics-text; version=1.0.0; charset=utf-8")):
+                           (".om", "application/openmetrics-text; version=1.0.0; charset=utf-8"),
+                           (".json", "application/json")):
             f = os.path.join(ROOT, os.path.basename(path) + ext)
             if os.path.isfile(f):
                 with open(f, "rb") as fh:
