@@ -342,4 +342,8 @@ TextParser::Next TextParser::next() {
   return Next::kEnd;
 }
 
+std::optional<int64_t> parse_timestamp_ms(std::string_view s) {
+  return parse_timestamp(s);
+}
+
 }  // namespace llmon::exposition

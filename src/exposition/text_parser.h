@@ -95,5 +95,8 @@ using model::is_valid_metric_name;
 // nullopt when it is not one. "NaN" gives the ordinary quiet NaN, never
 // Prometheus's staleness marker.
 std::optional<double> parse_sample_value(std::string_view s);
+// A timestamp as the sample grammar reads it (optionally signed decimal
+// int64 milliseconds); nullopt when it is not one.
+std::optional<int64_t> parse_timestamp_ms(std::string_view s);
 
 }  // namespace llmon::exposition

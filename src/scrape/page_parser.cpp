@@ -66,6 +66,12 @@ PageParser::Next PageParser::parse_error() {
   return Next::kError;
 }
 
+FamilyMetadata& PageParser::metadata_entry(std::string_view name) {
+  auto it = metadata_.find(name);
+  if (it == metadata_.end()) it = metadata_.emplace(std::string(name), FamilyMetadata{}).first;
+  return it->second;
+}
+
 // Handles a '#' line; false when it is malformed (error_ set by the caller).
 bool PageParser::comment(std::string_view line) {
   const bool om = format_ == PageFormat::kOpenMetrics;
@@ -91,16 +97,17 @@ bool PageParser::comment(std::string_view line) {
   if (!exposition::is_valid_metric_name(name)) return !om;
   std::string_view text = name_end == std::string_view::npos ? std::string_view() : after.substr(name_end + 1);
   if (!om) text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t")));
-  auto it = metadata_.find(name);
-  if (it == metadata_.end()) it = metadata_.emplace(std::string(name), FamilyMetadata{}).first;
-  if (help) {
-    it->second.help = unescape_help(text, om);
-  } else if (type) {
+  if (type) {
     std::string t = lower(base::trim(text));
     if (!valid_type(t, om)) return false;
-    it->second.type = t == "untyped" ? "unknown" : t;
+    if (!with_metadata_) return true;
+    metadata_entry(name).type = t == "untyped" ? "unknown" : t;
+  } else if (!with_metadata_) {
+    return true;
+  } else if (help) {
+    metadata_entry(name).help = unescape_help(text, om);
   } else {
-    it->second.unit = std::string(base::trim(text));
+    metadata_entry(name).unit = std::string(base::trim(text));
   }
   return true;
 }
@@ -150,10 +157,75 @@ PageParser::Next PageParser::om_sample(std::string_view line) {
         return fail("unexpected text after the sample: \"" + std::string(tail.substr(0, 40)) + "\"");
     }
   }
+  full_ = true;
   const auto k = exposition::parse_text_line(line.substr(0, value_end), line_no_, sample_, scratch_, perr_);
   if (k != exposition::LineKind::kSample) return parse_error();
   sample_.timestamp_ms = ts;
   return Next::kSample;
+}
+
+bool PageParser::quick(std::string_view line) {
+  // name{labels} value [timestamp], single spaces or tabs, nothing unusual;
+  // anything else goes to the full parser (which also words the errors).
+  auto metric_char = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == ':' || (c >= '0' && c <= '9');
+  };
+  if (line.empty() || (line[0] >= '0' && line[0] <= '9') || !metric_char(line[0])) return false;
+  size_t i = 1;
+  while (i < line.size() && metric_char(line[i])) ++i;
+  if (i < line.size() && line[i] == '{') {
+    bool quoted = false;
+    for (++i; i < line.size(); ++i) {
+      const char c = line[i];
+      if (quoted) {
+        if (c == '\\')
+          ++i;
+        else if (c == '"')
+          quoted = false;
+      } else if (c == '"') {
+        quoted = true;
+      } else if (c == '}') {
+        break;
+      }
+    }
+    if (i >= line.size()) return false;
+    ++i;
+  }
+  const size_t series_end = i;
+  auto ws = [](char c) { return c == ' ' || c == '\t'; };
+  if (i >= line.size() || !ws(line[i])) return false;
+  while (i < line.size() && ws(line[i])) ++i;
+  const size_t vstart = i;
+  while (i < line.size() && !ws(line[i])) ++i;
+  auto v = exposition::parse_sample_value(line.substr(vstart, i - vstart));
+  if (!v) return false;
+  while (i < line.size() && ws(line[i])) ++i;
+  std::optional<int64_t> ts;
+  if (i < line.size()) {
+    const size_t tstart = i;
+    while (i < line.size() && !ws(line[i])) ++i;
+    ts = exposition::parse_timestamp_ms(line.substr(tstart, i - tstart));
+    if (!ts) return false;
+    while (i < line.size() && ws(line[i])) ++i;
+    if (i != line.size()) return false;
+  }
+  sample_.series_text = line.substr(0, series_end);
+  sample_.value = *v;
+  sample_.timestamp_ms = ts;
+  line_ = line;
+  full_ = false;
+  return true;
+}
+
+const exposition::TextSample* PageParser::full_sample() {
+  if (full_) return &sample_;
+  const auto k = exposition::parse_text_line(line_, line_no_, sample_, scratch_, perr_);
+  if (k != exposition::LineKind::kSample) {
+    parse_error();
+    return nullptr;
+  }
+  full_ = true;
+  return &sample_;
 }
 
 PageParser::Next PageParser::next() {
@@ -176,6 +248,8 @@ PageParser::Next PageParser::next() {
     if (om) {
       return om_sample(line);
     }
+    if (quick(line)) return Next::kSample;
+    full_ = true;
     const auto k = exposition::parse_text_line(line, line_no_, sample_, scratch_, perr_);
     if (k == exposition::LineKind::kSample) return Next::kSample;
     if (k == exposition::LineKind::kError) return parse_error();

@@ -43,11 +43,19 @@ struct FamilyMetadata {
 class PageParser {
  public:
   enum class Next { kSample, kError, kEnd };
-  PageParser(std::string_view text, PageFormat format) : rest_(text), format_(format) {}
+  // Without `with_metadata` HELP/TYPE/UNIT lines are checked but not kept.
+  PageParser(std::string_view text, PageFormat format, bool with_metadata = true)
+      : rest_(text), format_(format), with_metadata_(with_metadata) {}
 
   Next next();
-  // After kSample: valid until the next call. Its timestamp (if any) is in ms.
+  // After kSample: series_text, value and timestamp_ms (in ms) of the
+  // sample, valid until the next call. In text format a plain line is only
+  // scanned (its label set is found, not parsed); name and labels are
+  // filled by full_sample().
   const exposition::TextSample& sample() const { return sample_; }
+  // The sample with its name and labels parsed; null when the labels do
+  // not parse (error() says why: the page has failed).
+  const exposition::TextSample* full_sample();
   // After kError: "line 3: ..." with the column where known.
   const std::string& error() const { return error_; }
   // The metadata seen so far, by family name.
@@ -55,12 +63,17 @@ class PageParser {
 
  private:
   Next fail(std::string msg);
+  bool quick(std::string_view line);  // the fast scan of a text-format line
   Next parse_error();  // from perr_
   bool comment(std::string_view line);
+  FamilyMetadata& metadata_entry(std::string_view name);
   Next om_sample(std::string_view line);
 
   std::string_view rest_;
   PageFormat format_;
+  bool with_metadata_;
+  bool full_ = true;       // sample_ has name and labels
+  std::string_view line_;  // of the last sample
   int line_no_ = 0;
   bool eof_ = false;
   exposition::TextSample sample_;

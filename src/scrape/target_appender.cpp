@@ -10,6 +10,8 @@ namespace llmon::scrape {
 namespace {
 
 // Prometheus's report series (scrape/scrape.go), in the order it appends them.
+constexpr uint64_t kMetadataEvery = 16;
+
 constexpr std::string_view kReportNames[] = {"up", "scrape_duration_seconds", "scrape_samples_scraped",
                                              "scrape_samples_post_metric_relabeling", "scrape_series_added"};
 
@@ -78,28 +80,33 @@ bool TargetAppender::add(storage::Appender& app, storage::SeriesRef& ref, const 
 
 Status TargetAppender::append_page(storage::Appender& app, std::string_view body, std::string_view content_type,
                                    int64_t t_ms, ScrapeResult& r) {
-  PageParser p(body, page_format(content_type));
+  const bool with_metadata = pages_++ % kMetadataEvery == 0;
+  PageParser p(body, page_format(content_type), with_metadata);
   ++iter_;
   cur_.clear();
+  seen_ = 0;
   uint64_t appended = 0;
   for (auto k = p.next(); k != PageParser::Next::kEnd; k = p.next()) {
     if (k == PageParser::Next::kError) return Status::error(p.error());
     const exposition::TextSample& s = p.sample();
     ++r.samples_scraped;
-    auto it = cache_.find(std::string(s.series_text));
+    auto it = cache_.find(s.series_text);
     bool created = false;
     if (it == cache_.end()) {
-      auto labels = sample_labels(s);
+      const exposition::TextSample* full = p.full_sample();
+      if (full == nullptr) return Status::error(p.error());
+      auto labels = sample_labels(*full);
       if (!labels) return labels.status();
       Entry e;
       if (*labels)
         e.labels = std::move(**labels);
       else
         e.dropped = true;
-      it = cache_.emplace(std::string(s.series_text), std::move(e)).first;
+      it = cache_.emplace(std::string(full->series_text), std::move(e)).first;
       created = true;
     }
     Entry& e = it->second;
+    if (e.last_iter != iter_) ++seen_;
     e.last_iter = iter_;
     if (e.dropped) continue;
     const bool explicit_ts = opts_.honor_timestamps && s.timestamp_ms.has_value();
@@ -114,21 +121,27 @@ Status TargetAppender::append_page(storage::Appender& app, std::string_view body
     if (!add(app, e.ref, e.labels, t, s.value, r)) continue;
     ++appended;
     if (created) ++r.series_added;
-    if (!explicit_ts) cur_[e.labels.hash()] = &e;
+    if (!explicit_ts && e.tracked_iter != iter_) {
+      e.tracked_iter = iter_;
+      cur_.push_back(&e);
+    }
   }
   if (opts_.sample_limit > 0 && appended > opts_.sample_limit) return Status::error("sample limit exceeded");
-  metadata_ = p.metadata();
+  if (with_metadata) metadata_ = p.metadata();
   return Status::ok();
 }
 
-void TargetAppender::append_stale(storage::Appender& app, int64_t t_ms, ScrapeResult& r) {
-  for (auto& [hash, e] : prev_) {
-    if (cur_.count(hash) != 0) continue;
+void TargetAppender::append_stale(storage::Appender& app, int64_t t_ms, ScrapeResult& r, bool sweep) {
+  // A series of the previous page that this one did not append (untimed) is stale.
+  for (Entry* e : prev_) {
+    if (e->tracked_iter == iter_) continue;
     if (add(app, e->ref, e->labels, t_ms, model::stale_nan(), r)) ++r.stale_markers;
   }
   prev_.swap(cur_);
   cur_.clear();
-  // Forget the series this page did not have (their markers are written).
+  // Forget the series this page did not have (their markers are written);
+  // the sweep runs only when there are such series.
+  if (!sweep || cache_.size() == seen_) return;
   for (auto it = cache_.begin(); it != cache_.end();) {
     if (it->second.last_iter != iter_)
       it = cache_.erase(it);
@@ -157,7 +170,7 @@ ScrapeResult TargetAppender::append(std::string_view body, std::string_view cont
     auto app = storage_.appender();
     page = append_page(*app, body, content_type, t_ms, r);
     if (page) {
-      append_stale(*app, t_ms, r);
+      append_stale(*app, t_ms, r, true);
       r.up = true;
       append_report(*app, t_ms, duration_s, r, false);
       if (Status c = app->commit(); !c) {
@@ -172,8 +185,11 @@ ScrapeResult TargetAppender::append(std::string_view body, std::string_view cont
   r.up = false;
   r.error = page.message();
   auto app = storage_.appender();
+  // Every series of the last good page is stale; the cache stays (as
+  // Prometheus's: the next good page adds no "new" series).
+  ++iter_;
   cur_.clear();
-  append_stale(*app, t_ms, r);
+  append_stale(*app, t_ms, r, false);
   append_report(*app, t_ms, duration_s, r, false);
   (void)app->commit();
   return r;
@@ -184,7 +200,8 @@ void TargetAppender::stop(int64_t t_ms) {
   auto app = storage_.appender();
   cur_.clear();
   ++iter_;
-  append_stale(*app, t_ms, r);
+  seen_ = 0;
+  append_stale(*app, t_ms, r, true);
   append_report(*app, t_ms, 0, r, true);
   (void)app->commit();
 }

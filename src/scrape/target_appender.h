@@ -76,7 +76,9 @@ class TargetAppender {
   // last page and for the report series.
   void stop(int64_t t_ms);
 
-  // Metadata of the last page that parsed.
+  // Metadata of a recent page that parsed: gathered from the first page and
+  // then from every 16th (families rarely change; gathering costs a map
+  // update per # TYPE line).
   const std::map<std::string, FamilyMetadata, std::less<>>& metadata() const { return metadata_; }
   const std::vector<model::Label>& target_labels() const { return target_labels_; }
 
@@ -85,14 +87,16 @@ class TargetAppender {
     model::Labels labels;
     storage::SeriesRef ref = 0;
     bool dropped = false;
-    uint64_t last_iter = 0;
+    uint64_t last_iter = 0;     // the last page that had it
+    uint64_t tracked_iter = 0;  // the last page that appended it without a timestamp
   };
   // Builds the final labels of a sample; nullopt if relabelling dropped it;
   // an error for a missing name or a broken limit.
   Expected<std::optional<model::Labels>> sample_labels(const exposition::TextSample& s);
   Status append_page(storage::Appender& app, std::string_view body, std::string_view content_type, int64_t t_ms,
                      ScrapeResult& r);
-  void append_stale(storage::Appender& app, int64_t t_ms, ScrapeResult& r);
+  // `sweep`: forget cache entries the page did not have.
+  void append_stale(storage::Appender& app, int64_t t_ms, ScrapeResult& r, bool sweep);
   void append_report(storage::Appender& app, int64_t t_ms, double duration_s, const ScrapeResult& r, bool stale);
   bool add(storage::Appender& app, storage::SeriesRef& ref, const model::Labels& labels, int64_t t, double v,
            ScrapeResult& r);
@@ -101,13 +105,21 @@ class TargetAppender {
   std::vector<model::Label> target_labels_;
   AppendOptions opts_;
   const Relabeler* metric_relabel_;
-  std::unordered_map<std::string, Entry> cache_;
-  // Staleness tracking: the series (by labels) appended without an explicit
-  // timestamp in the previous and the current page.
-  std::unordered_map<uint64_t, Entry*> prev_, cur_;
+  // Keyed by the series text; looked up by string_view (no allocation per sample).
+  struct TextHash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
+  };
+  std::unordered_map<std::string, Entry, TextHash, std::equal_to<>> cache_;
+  // Staleness tracking: the series appended without an explicit timestamp
+  // by the previous and by the current page (entries of cache_, which keeps
+  // them until their staleness marker is written).
+  std::vector<Entry*> prev_, cur_;
+  size_t seen_ = 0;  // cache entries the current page had
   std::vector<std::pair<model::Labels, storage::SeriesRef>> report_;
   std::map<std::string, FamilyMetadata, std::less<>> metadata_;
   uint64_t iter_ = 0;
+  uint64_t pages_ = 0;  // pages parsed; metadata is gathered from every kMetadataEvery-th
   std::vector<model::Label> scratch_;
 };
 

@@ -613,7 +613,7 @@ DbStats Db::stats() const {
   s.series = m.series;
   s.head_memory_bytes = m.total();
   s.head = head_.counters();
-  int64_t hmin = head_.min_time(), hmax = head_.max_time();
+  const int64_t hmin = m.min_t, hmax = m.max_t;  // one pass over the series, not three
   if (hmax != kNoTime) {
     s.min_t = hmin;
     s.max_t = hmax;

@@ -287,6 +287,8 @@ HeadMemory Head::memory() const {
   m.closed_chunks = closed_chunks_;
   m.chunk_bytes = closed_chunk_bytes_;
   for (const auto& [ref, s] : series_) {
+    m.max_t = std::max(m.max_t, s->max_t);
+    if (!s->empty()) m.min_t = std::min(m.min_t, s->min_t());
     m.samples += s->open.num_samples();
     for (const auto& c : s->closed) {
       m.samples += c.num_samples;

@@ -30,6 +30,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -79,6 +80,9 @@ struct HeadMemory {
   size_t chunk_bytes = 0;   // in-memory closed chunk bytes + open chunk bytes
   size_t series_bytes = 0;  // per-series structures (estimated)
   size_t index_bytes = 0;   // labels, hash map, postings (estimated)
+  // As min_time() / max_time() give them, from the same pass.
+  int64_t min_t = std::numeric_limits<int64_t>::max();
+  int64_t max_t = std::numeric_limits<int64_t>::min();
   size_t total() const { return chunk_bytes + series_bytes + index_bytes; }
 };
 

@@ -25,6 +25,7 @@ from urllib.parse import urlsplit
 ROOT = sys.argv[1]
 PORT = int(sys.argv[2])
 LOG = os.environ.get("PAGE_SERVER_LOG")
+GZ_CACHE = {}
 AUTH = "Basic " + base64.b64encode(b"scraper:s3cret").decode()
 
 
@@ -36,7 +37,11 @@ class Handler(BaseHTTPRequestHandler):
 
     def send(self, code, ctype, body):
         if "gzip" in self.headers.get("Accept-Encoding", "") and code == 200:
-            body = gzip.compress(body)
+            # Compressed once per distinct page (benchmarks serve big pages often).
+            key = hash(body)
+            if key not in GZ_CACHE:
+                GZ_CACHE[key] = gzip.compress(body, 6)
+            body = GZ_CACHE[key]
             gz = True
         else:
             gz = False

@@ -22,6 +22,11 @@ std::vector<Got> all(std::string_view text, PageFormat f, std::string* err = nul
       if (err) *err = p.error();
       return out;
     }
+    // A consumer that wants the labels parses them (and sees their errors).
+    if (p.full_sample() == nullptr) {
+      if (err) *err = p.error();
+      return out;
+    }
     out.push_back({std::string(p.sample().series_text), p.sample().value, p.sample().timestamp_ms});
   }
   return out;
@@ -120,6 +125,48 @@ TEST(PageParser, GarbageNeverCrashes) {
     all(bytes, f, &err);
     EXPECT_FALSE(err.empty());
   }
+}
+
+}  // namespace
+}  // namespace llmon::scrape
+
+namespace llmon::scrape {
+namespace {
+
+// The fast scan of plain text lines gives what the full parser gives.
+TEST(PageParser, QuickScanAgreesWithTheFullParser) {
+  const std::vector<std::string> lines = {
+      "a 1",
+      "a{b=\"c\"} 2 1700000000000",
+      "a{b=\"x}y\",c=\"q\\\"}\"} 3",
+      "a:b_c{le=\"+Inf\"}\t4e3\t-5",
+      "  lead 1",
+      "a {b=\"1\"} 1",
+      "a{b=\"1\",} +Inf",
+      "a 1 +7",
+      "a{b=\"\\n\"} NaN",
+  };
+  for (const std::string& line : lines) {
+    exposition::TextSample want;
+    std::string scratch;
+    exposition::TextParseError err;
+    ASSERT_EQ(exposition::parse_text_line(line, 1, want, scratch, err), exposition::LineKind::kSample) << line;
+    const std::string page = line + "\n";  // the parser views its text
+    PageParser p(page, PageFormat::kText);
+    ASSERT_EQ(p.next(), PageParser::Next::kSample) << line << ": " << p.error();
+    EXPECT_EQ(p.sample().series_text, want.series_text) << line;
+    EXPECT_TRUE(p.sample().value == want.value || (std::isnan(want.value) && std::isnan(p.sample().value))) << line;
+    EXPECT_EQ(p.sample().timestamp_ms, want.timestamp_ms) << line;
+    const exposition::TextSample* full = p.full_sample();
+    ASSERT_NE(full, nullptr) << line;
+    EXPECT_EQ(full->name, want.name) << line;
+    ASSERT_EQ(full->labels.size(), want.labels.size()) << line;
+  }
+  // Labels the scan passes over still fail when parsed.
+  PageParser bad("a{b=} 1\n", PageFormat::kText);
+  ASSERT_EQ(bad.next(), PageParser::Next::kSample);
+  EXPECT_EQ(bad.full_sample(), nullptr);
+  EXPECT_NE(bad.error().find("line 1"), std::string::npos) << bad.error();
 }
 
 }  // namespace
