@@ -43,6 +43,12 @@ struct QueryApiOptions {
   // (the dashboard reads collect.interval and the agent's own job/instance).
   // Called per request (the agent's instance label depends on the port bound).
   std::function<std::map<std::string, std::string>()> flags;
+  // Metadata of series the agent stores but does not collect (scraped
+  // targets: api/targets_route.h), merged into /api/v1/metadata.
+  struct MetadataEntry {
+    std::string metric, type, help, unit;
+  };
+  std::function<std::vector<MetadataEntry>()> extra_metadata;
   // Why the storage-backed endpoints are unavailable (when storage is null).
   std::string unavailable_reason =
       "this endpoint needs the time-series store, which is not running (it failed to open: see the agent's log)";

@@ -207,7 +207,7 @@ QueryApi::Result QueryApi::metadata(const api::Form& form) const {
   std::string_view metric = form.get("metric");
 
   struct Entry {
-    std::string_view type, help;
+    std::string_view type, help, unit;
     bool operator==(const Entry&) const = default;
   };
   std::map<std::string_view, std::vector<Entry>> families;
@@ -217,11 +217,21 @@ QueryApi::Result QueryApi::metadata(const api::Form& form) const {
       const model::Family& f = snap->families[idx];
       if (!metric.empty() && f.name != metric) continue;
       auto& entries = families[f.name];
-      Entry e{metadata_type(f.type), f.help};
+      Entry e{metadata_type(f.type), f.help, {}};
       if (std::find(entries.begin(), entries.end(), e) != entries.end()) continue;
       if (limit_per_metric > 0 && static_cast<int64_t>(entries.size()) >= limit_per_metric) continue;
       entries.push_back(e);
     }
+  }
+  const std::vector<QueryApiOptions::MetadataEntry> extra =
+      opts_.extra_metadata ? opts_.extra_metadata() : std::vector<QueryApiOptions::MetadataEntry>();
+  for (const auto& x : extra) {
+    if (!metric.empty() && x.metric != metric) continue;
+    auto& entries = families[x.metric];
+    Entry e{x.type, x.help, x.unit};
+    if (std::find(entries.begin(), entries.end(), e) != entries.end()) continue;
+    if (limit_per_metric > 0 && static_cast<int64_t>(entries.size()) >= limit_per_metric) continue;
+    entries.push_back(e);
   }
   Result r;
   r.data = "{";
@@ -237,7 +247,9 @@ QueryApi::Result QueryApi::metadata(const api::Form& form) const {
       api::append_json_string(r.data, entries[i].type);
       r.data += ",\"help\":";
       api::append_json_string(r.data, entries[i].help);
-      r.data += ",\"unit\":\"\"}";
+      r.data += ",\"unit\":";
+      api::append_json_string(r.data, entries[i].unit);
+      r.data += '}';
     }
     r.data += ']';
   }

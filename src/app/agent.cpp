@@ -12,6 +12,7 @@
 #include "api/health_route.h"
 #include "api/notify_routes.h"
 #include "api/query_api.h"
+#include "api/targets_route.h"
 #include "app/alerting.h"
 #include "app/commands.h"
 #include "app/diagnosis_loop.h"
@@ -20,6 +21,7 @@
 #include "app/logwatch_setup.h"
 #include "app/notify_setup.h"
 #include "app/rule_loading.h"
+#include "app/scrape_setup.h"
 #include "app/setup.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
@@ -165,11 +167,34 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       log.error("log watching disabled", {{"err", w.error()}});
     }
   }
+  // Application targets (--scrape.config, --scrape.discover) into the store.
+  // The scheduler comes later; discovery reads its cycles through this.
+  std::atomic<collector::Scheduler*> sched_ptr{nullptr};
+  std::unique_ptr<ScrapeService> scraping;
+  if (db) {
+    auto hp = http::split_host_port(s.get(config::flag::kWebListenAddress));
+    auto svc = ScrapeService::create(
+        s, *db, clock, log,
+        [&sched_ptr]() -> model::SnapshotPtr {
+          auto* p = sched_ptr.load();
+          return p ? p->latest() : nullptr;
+        },
+        hp ? static_cast<uint16_t>(hp->second) : 0);
+    if (!svc) {
+      log.error("scraping disabled", {{"err", svc.error()}});
+    } else if (*svc) {
+      scraping = std::move(*svc);
+      collectors.push_back({"scrape", scraping->make_collector()});
+    }
+  } else if (!s.get(config::flag::kScrapeConfig).empty() || !s.get(config::flag::kScrapeDiscover).empty()) {
+    log.warn("--scrape.config and --scrape.discover are not used: scraping needs the time-series store");
+  }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
 
   collector::Scheduler sched(std::move(collectors), clock, log, s.get(config::flag::kCollectInterval));
+  sched_ptr.store(&sched);
   std::vector<std::string> known_collectors;
   for (const auto& c : collector::builtin_collectors()) known_collectors.emplace_back(c.name);
   http::MetricsPage page([&sched] { return sched.latest(); }, std::move(known_collectors));
@@ -192,6 +217,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   api::QueryApiOptions qo;
   qo.version = kVersion;
   qo.flags = [&s, &server] { return flag_values(s, server.port(), system_hostname); };
+  if (scraping) qo.extra_metadata = [m = &scraping->manager()] { return api::scraped_metadata(*m); };
   if (!s.get(config::flag::kStorageEnabled))
     qo.unavailable_reason = "this endpoint needs the time-series store, which is disabled (--storage.enabled=false)";
   auto query_api = std::make_shared<api::QueryApi>(
@@ -214,6 +240,8 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     if (Status st = api::register_diagnosis_route(server, *engine, clock, std::move(dro)); !st)
       log.error("cannot register the diagnosis API", {{"err", st.message()}});
   }
+  if (Status st = api::register_targets_routes(server, scraping ? &scraping->manager() : nullptr); !st)
+    log.error("cannot register the targets API", {{"err", st.message()}});
   if (Status st = api::register_health_routes(server, health_tracker); !st)
     log.error("cannot register the health API", {{"err", st.message()}});
   if (watcher) {
@@ -234,6 +262,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   }
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});
+    if (scraping) scraping->stop();
     return 1;
   }
   log.info("listening", {{"address", opts.listen_address}, {"port", std::to_string(server.port())}});
@@ -252,6 +281,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (watcher) watcher->start();
   std::thread collect_thread([&sched] { sched.run(); });
   if (alerting) alerting->start();
+  if (scraping) (void)scraping->reload();  // errors are logged; the agent runs on without the targets
   // The continuous diagnosis: findings as series for the rules and the dashboard.
   std::unique_ptr<DiagnosisLoop> diagnosis;
   if (engine && db && s.get(config::flag::kDiagnoseInterval) > 0) {
@@ -269,11 +299,13 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     diagnosis->start();
   }
   while (wait_for_signal() == AgentSignal::kReload) {
-    log.info("SIGHUP: reloading rules");
+    log.info("SIGHUP: reloading rules and the scrape config");
     if (alerting) alerting->reload();
+    if (scraping) (void)scraping->reload();
   }
   log.info("shutting down");
   if (diagnosis) diagnosis->stop();
+  if (scraping) scraping->stop();
   if (alerting) alerting->stop();
   if (notifications) notifications->stop();
   sched.stop();

@@ -121,6 +121,12 @@ inline constexpr BoolFlag kLogwatchFromBeginning{"logwatch.from-beginning"};
 inline constexpr BoolFlag kLogwatchReadGz{"logwatch.read-gz"};
 inline constexpr BytesFlag kLogwatchMaxLineSize{"logwatch.max-line-size"};
 inline constexpr DurationFlag kLogwatchPollInterval{"logwatch.poll-interval"};
+inline constexpr StringFlag kScrapeConfig{"scrape.config"};
+inline constexpr StringFlag kScrapeDiscover{"scrape.discover"};
+inline constexpr StringFlag kScrapeKubeletUrl{"scrape.kubelet-url"};
+inline constexpr StringFlag kScrapeKubeletTokenFile{"scrape.kubelet-token-file"};
+inline constexpr StringFlag kScrapeKubeletCaFile{"scrape.kubelet-ca-file"};
+inline constexpr BoolFlag kWebEnablePush{"web.enable-push"};
 inline constexpr StringFlag kLogwatchForwardSyslog{"logwatch.forward.syslog"};
 inline constexpr StringFlag kLogwatchForwardSyslogFacility{"logwatch.forward.syslog-facility"};
 inline constexpr StringFlag kLogwatchForwardLoki{"logwatch.forward.loki"};
@@ -164,7 +170,8 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
-    kLogwatchForwardLokiLabels,
+    kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
+    kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
     kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
 };
 // clang-format on

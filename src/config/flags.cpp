@@ -250,6 +250,29 @@ std::vector<FlagSpec> build_table() {
        agent},
       {flag::kHealthMergeWindow, "1m",
        "The same Xid on the same GPU from NVML and from the kernel log within this window is one error.", agent},
+      // Application metrics (docs/scrape.md)
+      {flag::kScrapeConfig, "",
+       "Scrape configuration in Prometheus's format (global and scrape_configs: static and file discovery, "
+       "relabelling, limits, auth, TLS; docs/scrape.md). The targets' samples go to the store beside the "
+       "agent's own; SIGHUP rereads it. Empty: no scraping.",
+       agent},
+      {flag::kScrapeDiscover, "",
+       "Comma-separated automatic target discovery: gpu-processes (every process using a GPU whose listening "
+       "port answers GET /metrics with Prometheus text, labelled with its pid, command, container and pod), "
+       "kubelet-pods (this node's pods annotated prometheus.io/scrape: \"true\", from --scrape.kubelet-url). "
+       "Empty: none.",
+       agent},
+      {flag::kScrapeKubeletUrl, "https://127.0.0.1:10250/pods",
+       "The kubelet's pod list for --scrape.discover=kubelet-pods (the read-only port: http://127.0.0.1:10255/pods).",
+       agent},
+      {flag::kScrapeKubeletTokenFile, "/var/run/secrets/kubernetes.io/serviceaccount/token",
+       "Bearer token for the kubelet (reread on every request; empty or missing: none).", agent},
+      {flag::kScrapeKubeletCaFile, "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt",
+       "CA bundle that signs the kubelet's certificate (missing: the system store).", agent},
+      {flag::kWebEnablePush, "false",
+       "Accept Pushgateway-style pushes at /metrics/job/<job>{/<label>/<value>} (PUT, POST, DELETE) and store "
+       "them beside the agent's series (docs/scrape.md).",
+       agent},
       // Log watching (docs/logwatch.md)
       {flag::kLogwatchEnabled, "true",
        "Watch the kernel log (--logwatch.kmsg-path) and the files of --logwatch.path with the log rules; matches "

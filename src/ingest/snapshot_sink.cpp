@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "ingest/target_labels.h"
+
 namespace llmon::ingest {
 
 namespace {
@@ -35,11 +37,6 @@ bool key_matches(std::string_view key, const model::Family& f, const model::Seri
   return key.empty();
 }
 
-bool has_label(const std::vector<model::Label>& pairs, std::string_view name) {
-  return std::any_of(pairs.begin(), pairs.end(),
-                     [&](const model::Label& l) { return l.name == name && !l.value.empty(); });
-}
-
 // Prometheus's report series (scrape/scrape.go), in the order it appends them.
 constexpr std::string_view kReportNames[] = {"up", "scrape_duration_seconds", "scrape_samples_scraped",
                                              "scrape_samples_post_metric_relabeling", "scrape_series_added"};
@@ -63,37 +60,6 @@ SnapshotSink::SnapshotSink(storage::Storage& storage, SnapshotSinkOptions opts)
   }
 }
 
-void SnapshotSink::add_target_labels(std::vector<model::Label>& pairs) const {
-  // The target label wins; an exposed label it displaces is kept as
-  // exported_<name>, prefixed again while that name is taken (exposed, target
-  // or an earlier displaced label), shortest names first (resolveConflictingExposedLabels).
-  std::vector<model::Label> conflicts;
-  for (const model::Label& t : opts_.target_labels) {
-    for (const model::Label& l : pairs)
-      if (l.name == t.name && !l.value.empty()) conflicts.push_back(l);
-  }
-  const std::vector<model::Label> exposed = conflicts.empty() ? std::vector<model::Label>() : pairs;
-  std::erase_if(pairs, [&](const model::Label& l) {
-    return std::any_of(opts_.target_labels.begin(), opts_.target_labels.end(),
-                       [&](const model::Label& t) { return t.name == l.name; });
-  });
-  for (const model::Label& t : opts_.target_labels)
-    if (!t.value.empty()) pairs.push_back(t);
-  std::stable_sort(conflicts.begin(), conflicts.end(),
-                   [](const model::Label& a, const model::Label& b) { return a.name.size() < b.name.size(); });
-  for (size_t i = 0; i < conflicts.size(); ++i) {
-    std::string name = conflicts[i].name;
-    for (;;) {
-      name = "exported_" + name;
-      bool taken = has_label(exposed, name) || has_label(opts_.target_labels, name);
-      for (size_t j = 0; j < i && !taken; ++j) taken = conflicts[j].name == name;
-      if (!taken) break;
-    }
-    conflicts[i].name = std::move(name);
-  }
-  for (auto& c : conflicts) pairs.push_back(std::move(c));
-}
-
 SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::Series& s, Entry* cached,
                                           bool& created) {
   created = false;
@@ -110,7 +76,7 @@ SnapshotSink::Entry* SnapshotSink::lookup(const model::Family& f, const model::S
   for (size_t i = 0; i < f.label_names.size(); ++i) {
     pairs.push_back({f.label_names[i], i < s.label_values.size() ? s.label_values[i] : std::string()});
   }
-  if (!opts_.target_labels.empty()) add_target_labels(pairs);
+  if (!opts_.target_labels.empty()) apply_target_labels(pairs, opts_.target_labels, false);
   auto labels = model::Labels::make(std::move(pairs));
   labels_built_.fetch_add(1, std::memory_order_relaxed);
   if (labels) {

@@ -68,8 +68,6 @@ class SnapshotSink final : public collector::SampleSink {
     bool valid = true;
   };
   Entry* lookup(const model::Family& f, const model::Series& s, Entry* cached, bool& created);
-  // The exposed pairs with the target labels applied (Prometheus's mutateSampleLabels, honor_labels: false).
-  void add_target_labels(std::vector<model::Label>& pairs) const;
   struct Counts {
     uint64_t scraped = 0, added = 0, series_added = 0;
   };

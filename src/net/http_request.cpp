@@ -9,6 +9,8 @@ TlsOptions ClientOptions::tls_options() const {
   TlsOptions t;
   t.ca_file = tls_ca_file;
   t.server_name = tls_server_name;
+  t.cert_file = tls_cert_file;
+  t.key_file = tls_key_file;
   t.insecure_skip_verify = tls_insecure_skip_verify;
   return t;
 }

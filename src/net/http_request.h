@@ -20,6 +20,8 @@ struct ClientOptions {
   bool tls_insecure_skip_verify = false;
   std::string tls_ca_file;          // PEM bundle; empty: OpenSSL's default store
   std::string tls_server_name;      // SNI and the name verified; empty: the URL's host
+  std::string tls_cert_file;        // client certificate (PEM), with tls_key_file
+  std::string tls_key_file;
   std::string basic_auth_username;  // when set, wins over the URL's userinfo
   std::string basic_auth_password;
   std::string bearer_token;  // "Authorization: Bearer …"; ignored when basic auth is set

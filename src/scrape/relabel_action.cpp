@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "base/strings.h"
+#include "go/strconv.h"
 #include "scrape/relabel.h"
 
 namespace llmon::scrape {
@@ -28,6 +29,10 @@ std::optional<RelabelAction> parse_relabel_action(std::string_view s) {
   for (const auto& [name, action] : kActions)
     if (base::iequals(s, name)) return action;
   return std::nullopt;
+}
+
+std::string unknown_relabel_action_message(std::string_view s) {
+  return "unknown relabel action " + go::quote(s);
 }
 
 std::string_view relabel_action_name(RelabelAction a) {
