@@ -609,7 +609,16 @@ DbStats Db::stats() const {
     std::lock_guard l(stats_mu_);
     s = counters_;
   }
-  HeadMemory m = head_.memory();
+  HeadMemory m;
+  {
+    std::lock_guard l(memory_mu_);
+    const double now = base::monotonic_seconds();
+    if (now - memory_at_ >= 10 || memory_cache_.series != head_.num_series()) {
+      memory_cache_ = head_.memory();
+      memory_at_ = now;
+    }
+    m = memory_cache_;
+  }
   s.series = m.series;
   s.head_memory_bytes = m.total();
   s.head = head_.counters();
@@ -628,6 +637,8 @@ DbStats Db::stats() const {
   }
   {
     std::lock_guard l(commit_mu_);
+    // The cached head walk may be up to 10 s old; the newest time is exact.
+    if (hmax != kNoTime && newest_t_ != kNoTime) s.max_t = std::max(s.max_t, newest_t_);
     s.wal_bytes = wal_ ? wal_->disk_bytes() : files_bytes(options_.path + "/wal");
     s.series_log_bytes = series_log_ ? series_log_->disk_bytes() : files_bytes(options_.path + "/series");
   }

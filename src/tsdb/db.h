@@ -173,6 +173,11 @@ class Db final : public storage::Storage {
   std::mutex flush_mu_;  // one flush/retention at a time
 
   mutable std::mutex stats_mu_;
+  // Head::memory() walks every series: stats() reuses it for up to 10 s
+  // while the series count is unchanged (the collector asks every cycle).
+  mutable std::mutex memory_mu_;
+  mutable HeadMemory memory_cache_;
+  mutable double memory_at_ = -1e18;
   DbStats counters_;
 
   std::mutex bg_mu_;
