@@ -248,6 +248,13 @@ Expected<std::string> gunzip(std::string_view data, size_t max_bytes) {
   if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) return Status::error("gzip: cannot initialise zlib");
   std::unique_ptr<z_stream, int (*)(z_stream*)> guard(&zs, inflateEnd);
   std::string out;
+  // The last member's ISIZE (its size mod 2^32) is a good guess of the whole
+  // output for the usual one-member body: no regrowth while inflating.
+  if (data.size() >= 18) {
+    const auto* e = reinterpret_cast<const unsigned char*>(data.data() + data.size() - 4);
+    const size_t isize = size_t{e[0]} | size_t{e[1]} << 8 | size_t{e[2]} << 16 | size_t{e[3]} << 24;
+    out.reserve(std::min({isize, max_bytes, size_t{256} << 20}));
+  }
   size_t fed = 0;
   constexpr size_t kMaxFeed = 1u << 30;  // avail_in is 32-bit
   char buf[64 * 1024];

@@ -176,6 +176,7 @@ ResponseParser::State ResponseParser::step() {
             cl = comma == std::string_view::npos ? std::string_view() : cl.substr(comma + 1);
           }
           remaining_ = value;
+          resp_.body.reserve(static_cast<size_t>(std::min<uint64_t>(value, max_body_)));  // no regrowth
           phase_ = value == 0 ? Phase::kDone : Phase::kFixed;
         } else {
           phase_ = Phase::kToClose;

@@ -1,6 +1,7 @@
 #include "scrape/target_appender.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "ingest/importer.h"
 #include "ingest/target_labels.h"
@@ -81,6 +82,8 @@ bool TargetAppender::add(storage::Appender& app, storage::SeriesRef& ref, const 
 Status TargetAppender::append_page(storage::Appender& app, std::string_view body, std::string_view content_type,
                                    int64_t t_ms, ScrapeResult& r) {
   const bool with_metadata = pages_++ % kMetadataEvery == 0;
+  next_slots_.clear();
+  next_arena_.clear();
   PageParser p(body, page_format(content_type), with_metadata);
   ++iter_;
   cur_.clear();
@@ -89,10 +92,17 @@ Status TargetAppender::append_page(storage::Appender& app, std::string_view body
   for (auto k = p.next(); k != PageParser::Next::kEnd; k = p.next()) {
     if (k == PageParser::Next::kError) return Status::error(p.error());
     const exposition::TextSample& s = p.sample();
-    ++r.samples_scraped;
-    auto it = cache_.find(s.series_text);
+    const size_t pos = r.samples_scraped++;
+    Entry* found = nullptr;
+    if (pos < slots_.size()) {
+      const Slot& slot = slots_[pos];
+      if (slot.len == s.series_text.size() &&
+          std::memcmp(arena_.data() + slot.off, s.series_text.data(), slot.len) == 0)
+        found = slot.entry;
+    }
+    auto it = found ? cache_.end() : cache_.find(s.series_text);
     bool created = false;
-    if (it == cache_.end()) {
+    if (found == nullptr && it == cache_.end()) {
       const exposition::TextSample* full = p.full_sample();
       if (full == nullptr) return Status::error(p.error());
       auto labels = sample_labels(*full);
@@ -105,7 +115,9 @@ Status TargetAppender::append_page(storage::Appender& app, std::string_view body
       it = cache_.emplace(std::string(full->series_text), std::move(e)).first;
       created = true;
     }
-    Entry& e = it->second;
+    Entry& e = found ? *found : it->second;
+    next_slots_.push_back({static_cast<uint32_t>(next_arena_.size()), static_cast<uint32_t>(s.series_text.size()), &e});
+    next_arena_.append(s.series_text);
     if (e.last_iter != iter_) ++seen_;
     e.last_iter = iter_;
     if (e.dropped) continue;
@@ -128,6 +140,8 @@ Status TargetAppender::append_page(storage::Appender& app, std::string_view body
   }
   if (opts_.sample_limit > 0 && appended > opts_.sample_limit) return Status::error("sample limit exceeded");
   if (with_metadata) metadata_ = p.metadata();
+  slots_.swap(next_slots_);
+  arena_.swap(next_arena_);
   return Status::ok();
 }
 
@@ -187,6 +201,7 @@ ScrapeResult TargetAppender::append(std::string_view body, std::string_view cont
   auto app = storage_.appender();
   // Every series of the last good page is stale; the cache stays (as
   // Prometheus's: the next good page adds no "new" series).
+  slots_.clear();
   ++iter_;
   cur_.clear();
   append_stale(*app, t_ms, r, false);
@@ -199,6 +214,7 @@ void TargetAppender::stop(int64_t t_ms) {
   ScrapeResult r;
   auto app = storage_.appender();
   cur_.clear();
+  slots_.clear();
   ++iter_;
   seen_ = 0;
   append_stale(*app, t_ms, r, true);

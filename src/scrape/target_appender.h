@@ -115,6 +115,15 @@ class TargetAppender {
   // by the previous and by the current page (entries of cache_, which keeps
   // them until their staleness marker is written).
   std::vector<Entry*> prev_, cur_;
+  // The last good page's series in page order, their texts end to end in
+  // one arena: a page like the previous one finds each entry at its
+  // position with one sequential compare, no hashing and no bucket walk.
+  struct Slot {
+    uint32_t off = 0, len = 0;
+    Entry* entry = nullptr;
+  };
+  std::vector<Slot> slots_, next_slots_;
+  std::string arena_, next_arena_;
   size_t seen_ = 0;  // cache entries the current page had
   std::vector<std::pair<model::Labels, storage::SeriesRef>> report_;
   std::map<std::string, FamilyMetadata, std::less<>> metadata_;
