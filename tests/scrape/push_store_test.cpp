@@ -75,6 +75,21 @@ TEST(PushPath, Errors) {
   EXPECT_EQ(err("/metrics/job@base64/="), "job name is required");
 }
 
+TEST(PushPath, PercentEscapes) {
+  // Undone before routing, as Go's server does: an escaped '/' still splits,
+  // '+' stays (prometheus_client's quote_plus writes a space so).
+  EXPECT_EQ(key("/metrics/job/j/site/z%C3%BCrich+west").labels,
+            (std::vector<model::Label>{{"job", "j"}, {"site", "z\xc3\xbcrich+west"}}));
+  EXPECT_EQ(parse_push_path("/metrics/job/j/a/x%2Fy").error(), "odd number of components in label string \"/a/x/y\"");
+  EXPECT_EQ(parse_push_path("/metrics/job/j/a/%zz").error(), "invalid URL escape \"%zz\"");
+  EXPECT_EQ(parse_push_path("/metrics/job/j/a/b%4").error(), "invalid URL escape \"%4\"");
+  EXPECT_FALSE(is_push_path("/metrics/job/%"));
+  EXPECT_TRUE(is_push_path("/metrics/job/%6A"));
+  EXPECT_EQ(push_path(GroupingKey{{{"job", "j k"}, {"site", "zürich"}}}), "/metrics/job/j%20k/site/z%C3%BCrich");
+  EXPECT_EQ(key(push_path(GroupingKey{{{"job", "j k"}, {"site", "zürich"}}})).labels,
+            (std::vector<model::Label>{{"job", "j k"}, {"site", "zürich"}}));
+}
+
 TEST(PushPath, Base64AndRoundTrip) {
   EXPECT_EQ(*decode_base64url("L3Zhci90bXA"), "/var/tmp");
   EXPECT_EQ(*decode_base64url("L3Zhci90bXA="), "/var/tmp");
