@@ -8,7 +8,7 @@ Starts a throw-away HTTP server on a free 127.0.0.1 port that answers 200
 (202 for DELETE) to everything, runs the client's steps against it, and
 writes each request as a line "METHOD RAW_PATH BODY_LENGTH", then the body
 bytes, then a newline. Regenerate the fixture with this when push_client.py
-changes, then refresh the expected pages with tests/tools/push_pages.sh.
+changes, then refresh the expected pages as tests/fixtures/push/README.md says.
 """
 
 import http.server
