@@ -248,6 +248,34 @@ TEST(PushStore, EmptyInstanceGroupCollidesWithoutPoisoningTheStore) {
   EXPECT_TRUE(found);
 }
 
+TEST(PushStore, IndexFollowsDeletesReplacesAndLoads) {
+  base::ManualClock clock(1000);
+  PushStore s(clock);
+  const GroupingKey empty_instance = key("/metrics/job/j6/instance@base64/=");
+  const GroupingKey plain = key("/metrics/job/j6");
+  ASSERT_TRUE(s.push(empty_instance, "q 1\n", PushMode::kReplaceFamilies));
+  EXPECT_FALSE(s.push(plain, "r 1\n", PushMode::kReplaceFamilies));  // push times clash
+  // Deleting the other group frees its series.
+  s.remove(empty_instance);
+  ASSERT_TRUE(s.push(plain, "q 1\n", PushMode::kReplaceFamilies));
+  // A family type is free again once PUT replaced the group without it.
+  EXPECT_FALSE(s.push(key("/metrics/job/other"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  ASSERT_TRUE(s.push(plain, "", PushMode::kReplaceGroup));
+  EXPECT_TRUE(s.push(key("/metrics/job/other"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  // POST over the group's own family of another type is no clash.
+  EXPECT_TRUE(s.push(key("/metrics/job/other"), "# TYPE q gauge\nq 2\n", PushMode::kReplaceFamilies));
+  // After a save and load the index is rebuilt: the clash is seen again.
+  const std::string file = ::testing::TempDir() + "push_index_" + std::to_string(::getpid()) + ".json";
+  ASSERT_TRUE(s.save(file));
+  PushStore t(clock);
+  ASSERT_TRUE(t.load(file));
+  EXPECT_FALSE(t.push(key("/metrics/job/third"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  EXPECT_TRUE(t.push(key("/metrics/job/third"), "# TYPE q gauge\nq 1\n", PushMode::kReplaceFamilies));
+  t.wipe();
+  EXPECT_TRUE(t.push(key("/metrics/job/third"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  std::remove(file.c_str());
+}
+
 TEST(PushStore, SuffixCollisions) {
   base::ManualClock clock(1000);
   PushStore s(clock);
