@@ -12,6 +12,7 @@
 # The Pushgateway's figures include HTTP; llmon's route adds its own HTTP cost on top of (2).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=bench/lib.sh
 . bench/lib.sh
 BUILD="${1:-build}"
 SCRATCH="$(mktemp -d /tmp/llmon-push-compare.XXXXXX)"

@@ -45,7 +45,12 @@ std::string identity(std::string_view name, const PushedMetric& m) {
 
 // "<file>:N: msg" from parse_text_families with an empty file name, as
 // expfmt words it.
-std::string parse_error_text(const std::string& msg) {
+std::string parse_error_text(std::string msg) {
+  constexpr std::string_view kNoNewline = " (no final newline)";  // expfmt says no more
+  if (msg.size() > kNoNewline.size() &&
+      msg.compare(msg.size() - kNoNewline.size(), kNoNewline.size(), kNoNewline) == 0) {
+    msg.resize(msg.size() - kNoNewline.size());
+  }
   if (msg.size() > 1 && msg[0] == ':') {
     const size_t colon = msg.find(':', 1);
     if (colon != std::string::npos) {

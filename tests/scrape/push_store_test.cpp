@@ -12,6 +12,7 @@
 
 #include "exposition/text_writer.h"
 #include "model/snapshot_builder.h"
+#include "scrape/push_request.h"
 
 namespace llmon::scrape {
 namespace {
@@ -136,7 +137,7 @@ TEST(PushStore, PushesAsPushgatewayShowsThem) {
   EXPECT_TRUE(s.push(key("/metrics/job/empty"), "", PushMode::kReplaceGroup));
   // Refused before the store is touched: no push_failure_time_seconds.
   EXPECT_EQ(s.push(key("/metrics/job/j1"), "x 1", PushMode::kReplaceFamilies).message(),
-            "text format parsing error in line 1: unexpected end of input stream (no final newline)");
+            "text format parsing error in line 1: unexpected end of input stream");
 
   EXPECT_EQ(page(s), R"(# TYPE bar untyped
 bar{instance="i1",job="j1"} 1.5
@@ -274,6 +275,35 @@ TEST(PushStore, IndexFollowsDeletesReplacesAndLoads) {
   t.wipe();
   EXPECT_TRUE(t.push(key("/metrics/job/third"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
   std::remove(file.c_str());
+}
+
+TEST(PushRequest, StatusesAsPushgateway) {
+  base::ManualClock clock(1000);
+  PushStore s(clock);
+  auto r = handle_push_request(s, "PUT", "/metrics/job/x", "x 1\n");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "");
+  r = handle_push_request(s, "PUT", "/metrics/job/x", "x 1");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, "text format parsing error in line 1: unexpected end of input stream\n");
+  r = handle_push_request(s, "POST", "/metrics/job/x/a/b/c", "x 1\n");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, "odd number of components in label string \"/a/b/c\"\n");
+  r = handle_push_request(s, "GET", "/metrics/job/x", "");
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(r.body, "Method Not Allowed\n");
+  EXPECT_EQ(r.allow, "DELETE, OPTIONS, POST, PUT");
+  r = handle_push_request(s, "OPTIONS", "/metrics/job/x", "");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.allow, "DELETE, OPTIONS, POST, PUT");
+  r = handle_push_request(s, "PUT", "/metrics/job@base64/", "");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(r.body, "404 page not found\n");
+  EXPECT_EQ(s.group_count(), 1u);
+  r = handle_push_request(s, "DELETE", "/metrics/job/x", "");
+  EXPECT_EQ(r.status, 202);
+  EXPECT_EQ(s.group_count(), 0u);
+  EXPECT_EQ(handle_push_request(s, "DELETE", "/metrics/job/x", "").status, 202);
 }
 
 TEST(PushStore, SuffixCollisions) {
