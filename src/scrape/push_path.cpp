@@ -59,6 +59,27 @@ bool needs_base64(std::string_view v) {
   return v.empty() || v.find('/') != std::string_view::npos;
 }
 
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+void append_escaped_segment(std::string& out, std::string_view s) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  for (unsigned char c : s) {
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' ||
+        c == '_' || c == '~') {
+      out += static_cast<char>(c);
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+}
+
 }  // namespace
 
 std::string_view GroupingKey::job() const {
@@ -106,12 +127,34 @@ std::string encode_base64url(std::string_view s) {
   return out;
 }
 
-bool is_push_path(std::string_view path) {
-  Route r;
-  return route(path, r);
+Expected<std::string> unescape_path(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (size_t i = 0; i < raw.size(); ++i) {
+    if (raw[i] != '%') {
+      out += raw[i];
+      continue;
+    }
+    if (i + 2 >= raw.size() || hex_value(raw[i + 1]) < 0 || hex_value(raw[i + 2]) < 0) {
+      // Go's EscapeError shows the escape: up to 3 bytes from the '%'.
+      return Status::error("invalid URL escape " + go::quote(raw.substr(i, 3)));
+    }
+    out += static_cast<char>(hex_value(raw[i + 1]) * 16 + hex_value(raw[i + 2]));
+    i += 2;
+  }
+  return out;
 }
 
-Expected<GroupingKey> parse_push_path(std::string_view path) {
+bool is_push_path(std::string_view raw) {
+  auto path = unescape_path(raw);
+  Route r;
+  return path && route(*path, r);
+}
+
+Expected<GroupingKey> parse_push_path(std::string_view raw) {
+  auto decoded = unescape_path(raw);
+  if (!decoded) return decoded.status();
+  const std::string& path = *decoded;
   Route r;
   if (!route(path, r)) return Status::error("404 page not found");
   std::string job(r.job);
@@ -171,7 +214,7 @@ std::string push_path(const GroupingKey& key) {
     out += job.empty() ? "=" : encode_base64url(job);
   } else {
     out += '/';
-    out += job;
+    append_escaped_segment(out, job);
   }
   for (const auto& l : key.labels) {
     if (l.name == "job") continue;
@@ -182,7 +225,7 @@ std::string push_path(const GroupingKey& key) {
       out += l.value.empty() ? "=" : encode_base64url(l.value);
     } else {
       out += '/';
-      out += l.value;
+      append_escaped_segment(out, l.value);
     }
   }
   return out;

@@ -4,8 +4,11 @@
 // (RFC 4648 URL-safe alphabet, trailing '=' ignored, so "=" alone is the
 // empty value). Pure; no I/O. What the routes are and how a push is applied:
 // docs/scrape.md "Push store".
-// The path is the *decoded* URL path (percent-escapes already undone, as
-// Go's router sees it): a '/' inside a value must come base64-encoded.
+// Paths are the raw request path: percent-escapes are undone first, as Go's
+// server does before routing (so "%2F" still splits a segment: a '/' inside
+// a value must come base64-encoded), and '+' stays a '+' (the query-string
+// rule does not apply to paths; prometheus_client's quote_plus relies on
+// nothing else).
 #pragma once
 
 #include <string>
@@ -26,13 +29,17 @@ struct GroupingKey {
   bool operator==(const GroupingKey&) const = default;
 };
 
+// Go's url.PathUnescape: %XX decoded, anything else kept. Error, as Go's
+// server refuses such a request line (400): `invalid URL escape "%zz"`.
+Expected<std::string> unescape_path(std::string_view raw);
+
 // Whether Pushgateway routes `path` to its push handlers: "/metrics/job/J"
 // or "/metrics/job@base64/J", J a non-empty segment, optionally followed by
 // "/..." (the labels). Anything else is its "404 page not found".
 bool is_push_path(std::string_view path);
 
 // The grouping key of a path is_push_path() accepts. Errors are Pushgateway's
-// 400 texts: `odd number of components in label string "/a/b/c"`,
+// 400 texts (or unescape_path's): `odd number of components in label string "/a/b/c"`,
 // `improper label name "__x"` (not a label name, or starting with "__"),
 // `invalid base64 encoding for label x="!!": illegal base64 data at input
 // byte 0`, `invalid base64 encoding in job name "": ...`, `job name is
@@ -40,7 +47,8 @@ bool is_push_path(std::string_view path);
 Expected<GroupingKey> parse_push_path(std::string_view path);
 
 // The path for a key (labels other than job in name order), base64-encoding
-// the values that need it (empty, or holding '/'): for clients and tests.
+// the values that need it (empty, or holding '/') and percent-encoding bytes
+// outside [A-Za-z0-9-._~]: for clients and tests.
 std::string push_path(const GroupingKey& key);
 
 // Go's base64.RawURLEncoding.DecodeString after trimming trailing '='

@@ -45,7 +45,12 @@ std::string identity(std::string_view name, const PushedMetric& m) {
 
 // "<file>:N: msg" from parse_text_families with an empty file name, as
 // expfmt words it.
-std::string parse_error_text(const std::string& msg) {
+std::string parse_error_text(std::string msg) {
+  constexpr std::string_view kNoNewline = " (no final newline)";  // expfmt says no more
+  if (msg.size() > kNoNewline.size() &&
+      msg.compare(msg.size() - kNoNewline.size(), kNoNewline.size(), kNoNewline) == 0) {
+    msg.resize(msg.size() - kNoNewline.size());
+  }
   if (msg.size() > 1 && msg[0] == ':') {
     const size_t colon = msg.find(':', 1);
     if (colon != std::string::npos) {
@@ -103,9 +108,12 @@ Status PushStore::push_families(const GroupingKey& key, std::vector<PushedFamily
   const std::string k = encode_grouping_key(key);
   PushGroup next;
   if (auto it = groups_.find(k); it != groups_.end()) {
-    next = it->second;
     if (mode == PushMode::kReplaceGroup) {
-      std::erase_if(next.families, [](const auto& kv) { return !is_timestamp_family(kv.first); });
+      next.key = it->second.key;
+      for (const auto& [name, st] : it->second.families)
+        if (is_timestamp_family(name)) next.families.emplace(name, st);
+    } else {
+      next = it->second;
     }
   } else {
     next.key = key;
@@ -126,9 +134,45 @@ Status PushStore::push_families(const GroupingKey& key, std::vector<PushedFamily
     mark_failure(key, now);
     return Status::error(std::string(kInvalidPrefix) + join_errors(errors));
   }
-  groups_[k] = std::move(next);
+  put_group(k, std::move(next));
   ++generation_;
   return Status::ok();
+}
+
+void PushStore::put_group(const std::string& key, PushGroup g) {
+  auto it = groups_.find(key);
+  if (it != groups_.end()) {
+    index_remove(it->second);
+    it->second = std::move(g);
+  } else {
+    it = groups_.emplace(key, std::move(g)).first;
+  }
+  index_add(it->second);
+}
+
+void PushStore::index_add(const PushGroup& g) {
+  for (const auto& [name, st] : g.families) {
+    index_.families[name][static_cast<size_t>(st.family.type)]++;
+    for (const auto& m : st.family.metrics) {
+      if (++index_.series[identity(name, m)] == 2) ++index_.shared_series;
+    }
+  }
+}
+
+void PushStore::index_remove(const PushGroup& g) {
+  for (const auto& [name, st] : g.families) {
+    auto f = index_.families.find(name);
+    if (f != index_.families.end()) {
+      f->second[static_cast<size_t>(st.family.type)]--;
+      if (f->second == std::array<uint32_t, 5>{}) index_.families.erase(f);
+    }
+    for (const auto& m : st.family.metrics) {
+      auto it = index_.series.find(identity(name, m));
+      if (it == index_.series.end()) continue;
+      if (it->second-- == 2) --index_.shared_series;
+      if (it->second == 0) index_.series.erase(it);
+    }
+  }
 }
 
 void PushStore::mark_failure(const GroupingKey& key, int64_t now_ms) {
@@ -145,37 +189,59 @@ void PushStore::mark_failure(const GroupingKey& key, int64_t now_ms) {
     // series another group already has would make every later exposition
     // inconsistent, so such a group is not created (docs/scrape.md).
     if (!check(g, k).empty()) return;
-    groups_.emplace(k, std::move(g));
+    put_group(k, std::move(g));
   } else {
-    it->second.families[std::string(kPushFailureTimeMetric)] =
+    PushGroup g = it->second;
+    g.families[std::string(kPushFailureTimeMetric)] =
         PushGroup::Stored{timestamp_family(kPushFailureTimeMetric, kPushFailureTimeHelp, key, now_ms), now_ms};
-    if (!it->second.families.count(kPushTimeMetric)) {
-      it->second.families[std::string(kPushTimeMetric)] =
+    if (!g.families.count(kPushTimeMetric)) {
+      g.families[std::string(kPushTimeMetric)] =
           PushGroup::Stored{timestamp_family(kPushTimeMetric, kPushTimeHelp, key, 0), now_ms};
     }
+    put_group(k, std::move(g));
   }
   ++generation_;
 }
 
 // client_golang's Gatherer checks of the store with `next` in place of the
-// group `key`, reported for next's families only.
+// group `key`, reported for next's families only. "Others" are the index
+// less what the current group `key` holds.
 std::vector<std::string> PushStore::check(const PushGroup& next, const std::string& key) const {
-  std::map<std::string, PushedType, std::less<>> types;  // every family name: its type (first group)
-  std::unordered_set<std::string> others;                // series of the other groups
-  for (const auto& [k, g] : groups_) {
-    if (k == key) continue;
-    for (const auto& [name, st] : g.families) {
-      types.try_emplace(name, st.family.type);
-      for (const auto& m : st.family.metrics) others.insert(identity(name, m));
+  std::unordered_set<std::string> old_ids;
+  std::map<std::string, PushedType, std::less<>> old_types;
+  if (auto it = groups_.find(key); it != groups_.end()) {
+    for (const auto& [name, st] : it->second.families) {
+      old_types.emplace(name, st.family.type);
+      for (const auto& m : st.family.metrics) old_ids.insert(identity(name, m));
     }
   }
-  std::map<std::string, PushedType, std::less<>> all = types;
-  for (const auto& [name, st] : next.families) all.try_emplace(name, st.family.type);
+  // The type other groups give `name` (the first type held), if any.
+  auto other_type = [&](std::string_view name, PushedType* t) {
+    auto it = index_.families.find(std::string(name));
+    if (it == index_.families.end()) return false;
+    auto old = old_types.find(name);
+    for (size_t i = 0; i < it->second.size(); ++i) {
+      uint32_t n = it->second[i];
+      if (old != old_types.end() && static_cast<size_t>(old->second) == i) --n;
+      if (n > 0) {
+        *t = static_cast<PushedType>(i);
+        return true;
+      }
+    }
+    return false;
+  };
+  auto held_by_others = [&](const std::string& id) {
+    auto it = index_.series.find(id);
+    const uint32_t n = it == index_.series.end() ? 0 : it->second;
+    return n > (old_ids.count(id) ? 1u : 0u);
+  };
+  // Any family called `name` other than `self`, in another group or in next.
   auto type_of = [&](const std::string& self, std::string_view name, PushedType* t) {
     if (name == self) return false;
-    auto it = all.find(name);
-    if (it == all.end()) return false;
-    *t = it->second;
+    if (other_type(name, t)) return true;
+    auto it = next.families.find(name);
+    if (it == next.families.end()) return false;
+    *t = it->second.family.type;
     return true;
   };
 
@@ -217,24 +283,26 @@ std::vector<std::string> PushStore::check(const PushGroup& next, const std::stri
       continue;
     }
     // checkMetricConsistency, per metric.
-    auto other = types.find(name);
-    const bool type_clash = other != types.end() && other->second != f.type;
+    PushedType other{};
+    const bool type_clash = other_type(name, &other) && other != f.type;
+    auto prefix = [&](const PushedMetric& m) {
+      return "collected metric " + go::quote(name) + " " + describe_metric(f, m);
+    };
     for (const auto& m : f.metrics) {
-      const std::string prefix = "collected metric " + go::quote(name) + " " + describe_metric(f, m);
       if (type_clash) {
-        errors.push_back(prefix + " is not a " + std::string(dto_type_name(other->second)));
+        errors.push_back(prefix(m) + " is not a " + std::string(dto_type_name(other)));
         continue;
       }
       auto bad = std::find_if(m.labels.begin(), m.labels.end(),
                               [](const model::Label& l) { return !base::is_valid_utf8(l.value); });
       if (bad != m.labels.end()) {
-        errors.push_back(prefix + " has a label named " + go::quote(bad->name) +
+        errors.push_back(prefix(m) + " has a label named " + go::quote(bad->name) +
                          " whose value is not utf8: " + go::quote(bad->value));
         continue;
       }
       std::string id = identity(name, m);
-      if (others.count(id) || !own.insert(std::move(id)).second) {
-        errors.push_back(prefix + " was collected before with the same name and label values");
+      if (held_by_others(id) || !own.insert(std::move(id)).second) {
+        errors.push_back(prefix(m) + " was collected before with the same name and label values");
       }
     }
   }
@@ -243,12 +311,17 @@ std::vector<std::string> PushStore::check(const PushGroup& next, const std::stri
 
 void PushStore::remove(const GroupingKey& key) {
   std::lock_guard lock(mu_);
-  if (groups_.erase(encode_grouping_key(key)) > 0) ++generation_;
+  auto it = groups_.find(encode_grouping_key(key));
+  if (it == groups_.end()) return;
+  index_remove(it->second);
+  groups_.erase(it);
+  ++generation_;
 }
 
 void PushStore::wipe() {
   std::lock_guard lock(mu_);
   groups_.clear();
+  index_ = Index{};
   ++generation_;
 }
 
@@ -266,8 +339,10 @@ std::vector<PushedFamily> PushStore::families() const {
   out.reserve(merged.size());
   for (auto& [name, f] : merged) {
     // A series twice (only a persisted file can hold that): the first stays.
-    std::unordered_set<std::string> seen;
-    std::erase_if(f.metrics, [&](const PushedMetric& m) { return !seen.insert(identity(name, m)).second; });
+    if (index_.shared_series > 0) {
+      std::unordered_set<std::string> seen;
+      std::erase_if(f.metrics, [&](const PushedMetric& m) { return !seen.insert(identity(name, m)).second; });
+    }
     std::stable_sort(f.metrics.begin(), f.metrics.end(), metric_less);
     if (!f.metrics.empty()) out.push_back(std::move(f));
   }

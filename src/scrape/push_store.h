@@ -35,14 +35,19 @@
 // are not part of the check.
 //
 // Time comes from the injected Clock (push times are its now_ms() / 1000).
+// Cost: a push is checked against an index of every series and family name
+// the store holds, so it costs the size of the pushed group, not of the
+// store (bench/push_store_bench.cpp).
 // Thread-safe: every method locks one mutex; readers get copies.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "base/clock.h"
@@ -108,12 +113,23 @@ class PushStore {
   Status load(const std::string& path);
 
  private:
+  // Every series identity (family name, label names and values) and family
+  // name of groups_, with how many groups hold it.
+  struct Index {
+    std::unordered_map<std::string, uint32_t> series;
+    std::unordered_map<std::string, std::array<uint32_t, 5>> families;  // by PushedType
+    size_t shared_series = 0;                                           // identities more than one group holds
+  };
   void mark_failure(const GroupingKey& key, int64_t now_ms);
   std::vector<std::string> check(const PushGroup& next, const std::string& key) const;
+  void put_group(const std::string& key, PushGroup g);  // groups_ and index_ together
+  void index_add(const PushGroup& g);
+  void index_remove(const PushGroup& g);
 
   const base::Clock& clock_;
   mutable std::mutex mu_;
   std::map<std::string, PushGroup> groups_;  // by encoded grouping key
+  Index index_;
   uint64_t generation_ = 0;
 };
 

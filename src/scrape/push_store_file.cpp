@@ -180,6 +180,7 @@ Status PushStore::load(const std::string& path) {
     if (::access(path.c_str(), F_OK) != 0) {  // no file yet: an empty store
       std::lock_guard lock(mu_);
       groups_.clear();
+      index_ = Index{};
       ++generation_;
       return Status::ok();
     }
@@ -218,7 +219,9 @@ Status PushStore::load(const std::string& path) {
     ++gi;
   }
   std::lock_guard lock(mu_);
-  groups_ = std::move(loaded);
+  groups_.clear();
+  index_ = Index{};
+  for (auto& [k, g] : loaded) put_group(k, std::move(g));
   ++generation_;
   return Status::ok();
 }

@@ -12,6 +12,7 @@
 
 #include "exposition/text_writer.h"
 #include "model/snapshot_builder.h"
+#include "scrape/push_request.h"
 
 namespace llmon::scrape {
 namespace {
@@ -75,6 +76,21 @@ TEST(PushPath, Errors) {
   EXPECT_EQ(err("/metrics/job@base64/="), "job name is required");
 }
 
+TEST(PushPath, PercentEscapes) {
+  // Undone before routing, as Go's server does: an escaped '/' still splits,
+  // '+' stays (prometheus_client's quote_plus writes a space so).
+  EXPECT_EQ(key("/metrics/job/j/site/z%C3%BCrich+west").labels,
+            (std::vector<model::Label>{{"job", "j"}, {"site", "z\xc3\xbcrich+west"}}));
+  EXPECT_EQ(parse_push_path("/metrics/job/j/a/x%2Fy").error(), "odd number of components in label string \"/a/x/y\"");
+  EXPECT_EQ(parse_push_path("/metrics/job/j/a/%zz").error(), "invalid URL escape \"%zz\"");
+  EXPECT_EQ(parse_push_path("/metrics/job/j/a/b%4").error(), "invalid URL escape \"%4\"");
+  EXPECT_FALSE(is_push_path("/metrics/job/%"));
+  EXPECT_TRUE(is_push_path("/metrics/job/%6A"));
+  EXPECT_EQ(push_path(GroupingKey{{{"job", "j k"}, {"site", "zürich"}}}), "/metrics/job/j%20k/site/z%C3%BCrich");
+  EXPECT_EQ(key(push_path(GroupingKey{{{"job", "j k"}, {"site", "zürich"}}})).labels,
+            (std::vector<model::Label>{{"job", "j k"}, {"site", "zürich"}}));
+}
+
 TEST(PushPath, Base64AndRoundTrip) {
   EXPECT_EQ(*decode_base64url("L3Zhci90bXA"), "/var/tmp");
   EXPECT_EQ(*decode_base64url("L3Zhci90bXA="), "/var/tmp");
@@ -121,7 +137,7 @@ TEST(PushStore, PushesAsPushgatewayShowsThem) {
   EXPECT_TRUE(s.push(key("/metrics/job/empty"), "", PushMode::kReplaceGroup));
   // Refused before the store is touched: no push_failure_time_seconds.
   EXPECT_EQ(s.push(key("/metrics/job/j1"), "x 1", PushMode::kReplaceFamilies).message(),
-            "text format parsing error in line 1: unexpected end of input stream (no final newline)");
+            "text format parsing error in line 1: unexpected end of input stream");
 
   EXPECT_EQ(page(s), R"(# TYPE bar untyped
 bar{instance="i1",job="j1"} 1.5
@@ -231,6 +247,63 @@ TEST(PushStore, EmptyInstanceGroupCollidesWithoutPoisoningTheStore) {
   for (const auto& f : s.families())
     if (f.name == "q") found = f.metrics.size() == 2 && f.metrics[1].labels[0].value == "x";
   EXPECT_TRUE(found);
+}
+
+TEST(PushStore, IndexFollowsDeletesReplacesAndLoads) {
+  base::ManualClock clock(1000);
+  PushStore s(clock);
+  const GroupingKey empty_instance = key("/metrics/job/j6/instance@base64/=");
+  const GroupingKey plain = key("/metrics/job/j6");
+  ASSERT_TRUE(s.push(empty_instance, "q 1\n", PushMode::kReplaceFamilies));
+  EXPECT_FALSE(s.push(plain, "r 1\n", PushMode::kReplaceFamilies));  // push times clash
+  // Deleting the other group frees its series.
+  s.remove(empty_instance);
+  ASSERT_TRUE(s.push(plain, "q 1\n", PushMode::kReplaceFamilies));
+  // A family type is free again once PUT replaced the group without it.
+  EXPECT_FALSE(s.push(key("/metrics/job/other"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  ASSERT_TRUE(s.push(plain, "", PushMode::kReplaceGroup));
+  EXPECT_TRUE(s.push(key("/metrics/job/other"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  // POST over the group's own family of another type is no clash.
+  EXPECT_TRUE(s.push(key("/metrics/job/other"), "# TYPE q gauge\nq 2\n", PushMode::kReplaceFamilies));
+  // After a save and load the index is rebuilt: the clash is seen again.
+  const std::string file = ::testing::TempDir() + "push_index_" + std::to_string(::getpid()) + ".json";
+  ASSERT_TRUE(s.save(file));
+  PushStore t(clock);
+  ASSERT_TRUE(t.load(file));
+  EXPECT_FALSE(t.push(key("/metrics/job/third"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  EXPECT_TRUE(t.push(key("/metrics/job/third"), "# TYPE q gauge\nq 1\n", PushMode::kReplaceFamilies));
+  t.wipe();
+  EXPECT_TRUE(t.push(key("/metrics/job/third"), "# TYPE q counter\nq 1\n", PushMode::kReplaceFamilies));
+  std::remove(file.c_str());
+}
+
+TEST(PushRequest, StatusesAsPushgateway) {
+  base::ManualClock clock(1000);
+  PushStore s(clock);
+  auto r = handle_push_request(s, "PUT", "/metrics/job/x", "x 1\n");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.body, "");
+  r = handle_push_request(s, "PUT", "/metrics/job/x", "x 1");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, "text format parsing error in line 1: unexpected end of input stream\n");
+  r = handle_push_request(s, "POST", "/metrics/job/x/a/b/c", "x 1\n");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_EQ(r.body, "odd number of components in label string \"/a/b/c\"\n");
+  r = handle_push_request(s, "GET", "/metrics/job/x", "");
+  EXPECT_EQ(r.status, 405);
+  EXPECT_EQ(r.body, "Method Not Allowed\n");
+  EXPECT_EQ(r.allow, "DELETE, OPTIONS, POST, PUT");
+  r = handle_push_request(s, "OPTIONS", "/metrics/job/x", "");
+  EXPECT_EQ(r.status, 200);
+  EXPECT_EQ(r.allow, "DELETE, OPTIONS, POST, PUT");
+  r = handle_push_request(s, "PUT", "/metrics/job@base64/", "");
+  EXPECT_EQ(r.status, 404);
+  EXPECT_EQ(r.body, "404 page not found\n");
+  EXPECT_EQ(s.group_count(), 1u);
+  r = handle_push_request(s, "DELETE", "/metrics/job/x", "");
+  EXPECT_EQ(r.status, 202);
+  EXPECT_EQ(s.group_count(), 0u);
+  EXPECT_EQ(handle_push_request(s, "DELETE", "/metrics/job/x", "").status, 202);
 }
 
 TEST(PushStore, SuffixCollisions) {
