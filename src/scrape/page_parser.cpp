@@ -1,18 +1,12 @@
 #include "scrape/page_parser.h"
 
 #include <cmath>
+#include <span>
 
 #include "base/strings.h"
 
 namespace llmon::scrape {
 namespace {
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
 
 // HELP text unescaped: \\ and \n (and \" in OpenMetrics); other pairs kept.
 std::string unescape_help(std::string_view s, bool openmetrics) {
@@ -32,18 +26,37 @@ std::string unescape_help(std::string_view s, bool openmetrics) {
   return out;
 }
 
-bool valid_type(std::string_view t, bool openmetrics) {
+// The type as Prometheus names it (any case in the file), from the list of
+// the format; empty when it is not one. No allocation: TYPE lines are on
+// every scrape.
+std::string_view canonical_type(std::string_view t, bool openmetrics) {
   static constexpr std::string_view kText[] = {"counter", "gauge", "histogram", "summary", "untyped"};
   static constexpr std::string_view kOm[] = {"counter", "gauge", "histogram", "gaugehistogram",
                                              "summary", "info",  "stateset",  "unknown"};
-  if (openmetrics) {
-    for (auto k : kOm)
-      if (t == k) return true;
-    return false;
+  for (std::string_view k :
+       openmetrics ? std::span<const std::string_view>(kOm) : std::span<const std::string_view>(kText))
+    if (base::iequals(t, k)) return k;
+  return {};
+}
+
+// Just past the '}' closing the label set that opens at line[open] ('{'),
+// quotes and backslash escapes respected; npos when it does not close.
+size_t label_set_end(std::string_view line, size_t open) {
+  bool quoted = false;
+  for (size_t i = open + 1; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        quoted = false;
+    } else if (c == '"') {
+      quoted = true;
+    } else if (c == '}') {
+      return i + 1;
+    }
   }
-  for (auto k : kText)
-    if (t == k) return true;
-  return false;
+  return std::string_view::npos;
 }
 
 }  // namespace
@@ -98,10 +111,10 @@ bool PageParser::comment(std::string_view line) {
   std::string_view text = name_end == std::string_view::npos ? std::string_view() : after.substr(name_end + 1);
   if (!om) text.remove_prefix(std::min(text.size(), text.find_first_not_of(" \t")));
   if (type) {
-    std::string t = lower(base::trim(text));
-    if (!valid_type(t, om)) return false;
+    const std::string_view t = canonical_type(base::trim(text), om);
+    if (t.empty()) return false;
     if (!with_metadata_) return true;
-    metadata_entry(name).type = t == "untyped" ? "unknown" : t;
+    metadata_entry(name).type = t == "untyped" ? "unknown" : std::string(t);
   } else if (!with_metadata_) {
     return true;
   } else if (help) {
@@ -117,22 +130,8 @@ PageParser::Next PageParser::om_sample(std::string_view line) {
   size_t i = 0;
   while (i < line.size() && line[i] != '{' && line[i] != ' ') ++i;
   if (i < line.size() && line[i] == '{') {
-    bool quoted = false;
-    for (++i; i < line.size(); ++i) {
-      const char c = line[i];
-      if (quoted) {
-        if (c == '\\')
-          ++i;
-        else if (c == '"')
-          quoted = false;
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == '}') {
-        break;
-      }
-    }
-    if (i >= line.size()) return fail("unterminated label set");
-    ++i;
+    i = label_set_end(line, i);
+    if (i == std::string_view::npos) return fail("unterminated label set");
   }
   // " value [timestamp] [# exemplar]"
   if (i >= line.size() || line[i] != ' ') return fail("expected a space and a value after the series");
@@ -174,22 +173,8 @@ bool PageParser::quick(std::string_view line) {
   size_t i = 1;
   while (i < line.size() && metric_char(line[i])) ++i;
   if (i < line.size() && line[i] == '{') {
-    bool quoted = false;
-    for (++i; i < line.size(); ++i) {
-      const char c = line[i];
-      if (quoted) {
-        if (c == '\\')
-          ++i;
-        else if (c == '"')
-          quoted = false;
-      } else if (c == '"') {
-        quoted = true;
-      } else if (c == '}') {
-        break;
-      }
-    }
-    if (i >= line.size()) return false;
-    ++i;
+    i = label_set_end(line, i);
+    if (i == std::string_view::npos) return false;
   }
   const size_t series_end = i;
   auto ws = [](char c) { return c == ' ' || c == '\t'; };
