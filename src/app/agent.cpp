@@ -11,6 +11,7 @@
 #include "api/events_route.h"
 #include "api/health_route.h"
 #include "api/notify_routes.h"
+#include "api/push_route.h"
 #include "api/query_api.h"
 #include "api/targets_route.h"
 #include "app/alerting.h"
@@ -20,6 +21,7 @@
 #include "app/logwatch_metrics.h"
 #include "app/logwatch_setup.h"
 #include "app/notify_setup.h"
+#include "app/push_setup.h"
 #include "app/rule_loading.h"
 #include "app/scrape_setup.h"
 #include "app/setup.h"
@@ -189,6 +191,17 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   } else if (!s.get(config::flag::kScrapeConfig).empty() || !s.get(config::flag::kScrapeDiscover).empty()) {
     log.warn("--scrape.config and --scrape.discover are not used: scraping needs the time-series store");
   }
+  // Pushgateway-style pushes (--web.enable-push) into the store.
+  std::unique_ptr<scrape::PushIngest> pushes;
+  if (db) {
+    pushes = make_push_ingest(s, *db, clock, log);
+    if (pushes) {
+      pushes->start();  // loads the saved groups before the route takes pushes
+      collectors.push_back({"push", make_push_collector(*pushes)});
+    }
+  } else if (s.get(config::flag::kWebEnablePush)) {
+    log.warn("--web.enable-push is not used: pushes are stored in the time-series store, which is off");
+  }
   std::string names;
   for (const auto& c : collectors) names += (names.empty() ? "" : ",") + c.name;
   log.info("starting llmon agent", {{"version", kVersion}, {"collectors", names}});
@@ -240,6 +253,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     if (Status st = api::register_diagnosis_route(server, *engine, clock, std::move(dro)); !st)
       log.error("cannot register the diagnosis API", {{"err", st.message()}});
   }
+  if (pushes) {
+    if (Status st = api::register_push_route(server, *pushes); !st)
+      log.error("cannot serve the push API", {{"err", st.message()}});
+  }
   if (Status st = api::register_targets_routes(server, scraping ? &scraping->manager() : nullptr); !st)
     log.error("cannot register the targets API", {{"err", st.message()}});
   if (Status st = api::register_health_routes(server, health_tracker); !st)
@@ -263,6 +280,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (Status st = server.start(); !st) {
     log.error("cannot start HTTP server", {{"err", st.message()}});
     if (scraping) scraping->stop();
+    if (pushes) pushes->stop();
     return 1;
   }
   log.info("listening", {{"address", opts.listen_address}, {"port", std::to_string(server.port())}});
@@ -306,6 +324,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   log.info("shutting down");
   if (diagnosis) diagnosis->stop();
   if (scraping) scraping->stop();
+  if (pushes) pushes->stop();
   if (alerting) alerting->stop();
   if (notifications) notifications->stop();
   sched.stop();

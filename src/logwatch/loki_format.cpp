@@ -9,11 +9,16 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "base/proto_wire.h"
 #include "base/utf8.h"
 
 namespace llmon::logwatch {
 
 namespace {
+
+using base::put_bytes;
+using base::put_tag;
+using base::put_varint;
 
 bool needs_quotes(std::string_view v) {
   if (v.empty()) return true;
@@ -65,23 +70,6 @@ bool valid_label_name(std::string_view n) {
     if (!ok) return false;
   }
   return true;
-}
-
-// Protobuf wire format.
-void put_varint(std::string& out, uint64_t v) {
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-}
-void put_tag(std::string& out, int field, int wire_type) {
-  put_varint(out, (static_cast<uint64_t>(field) << 3) | static_cast<uint64_t>(wire_type));
-}
-void put_bytes(std::string& out, int field, std::string_view bytes) {
-  put_tag(out, field, 2);
-  put_varint(out, bytes.size());
-  out += bytes;
 }
 
 }  // namespace

@@ -25,7 +25,9 @@ struct PushReply {
   std::string allow;  // the Allow header for 405 and OPTIONS, else ""
 };
 
+// `content_type`: the request's; the delimited protobuf (push_protobuf.h) is
+// read as such, anything else as the text format (Pushgateway's fallback).
 PushReply handle_push_request(PushStore& store, std::string_view method, std::string_view raw_path,
-                              std::string_view body);
+                              std::string_view body, std::string_view content_type = "");
 
 }  // namespace llmon::scrape

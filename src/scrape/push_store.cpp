@@ -94,17 +94,17 @@ Status PushStore::push(const GroupingKey& key, std::string_view body, PushMode m
     for (const auto& s : f.samples) timestamps = timestamps || s.has_timestamp;
   auto families = pushed_families(std::move(*text));
   if (!families) return Status::error(parse_error_text(families.error()));
-  if (timestamps) {
-    std::lock_guard lock(mu_);
-    mark_failure(key, clock_.now_ms());
-    return Status::error(std::string(kInvalidPrefix) + "pushed metrics must not have timestamps");
-  }
-  return push_families(key, std::move(*families), mode);
+  return push_families(key, std::move(*families), mode, timestamps ? "pushed metrics must not have timestamps" : "");
 }
 
-Status PushStore::push_families(const GroupingKey& key, std::vector<PushedFamily> families, PushMode mode) {
+Status PushStore::push_families(const GroupingKey& key, std::vector<PushedFamily> families, PushMode mode,
+                                std::string_view refusal) {
   std::lock_guard lock(mu_);
   const int64_t now = clock_.now_ms();
+  if (!refusal.empty()) {
+    mark_failure(key, now);
+    return Status::error(std::string(kInvalidPrefix) + std::string(refusal));
+  }
   const std::string k = encode_grouping_key(key);
   PushGroup next;
   if (auto it = groups_.find(k); it != groups_.end()) {

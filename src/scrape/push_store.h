@@ -86,8 +86,12 @@ class PushStore {
   // line 1: ...".
   Status push(const GroupingKey& key, std::string_view body, PushMode mode);
   // The same with families already read (their labels not yet grouped), for
-  // other body formats. Samples with timestamps must be refused by the caller.
-  Status push_families(const GroupingKey& key, std::vector<PushedFamily> families, PushMode mode);
+  // other body formats (push_protobuf.h). A non-empty `refusal` (e.g.
+  // "pushed metrics must not have timestamps") refuses the push as a failed
+  // check does: push_failure_time_seconds is set, the error is the usual
+  // prefix and the refusal.
+  Status push_families(const GroupingKey& key, std::vector<PushedFamily> families, PushMode mode,
+                       std::string_view refusal = "");
   // DELETE: drops the group (nothing when there is none).
   void remove(const GroupingKey& key);
   // Pushgateway's admin wipe: drops every group.

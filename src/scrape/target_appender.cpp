@@ -26,6 +26,7 @@ TargetAppender::TargetAppender(storage::Storage& storage, std::vector<model::Lab
                                const Relabeler* metric_relabel)
     : storage_(storage), target_labels_(std::move(target_labels)), opts_(opts), metric_relabel_(metric_relabel) {
   for (std::string_view name : kReportNames) {
+    if (!opts_.report_series) break;
     std::vector<model::Label> pairs{{"__name__", std::string(name)}};
     ingest::apply_target_labels(pairs, target_labels_, false);
     auto labels = model::Labels::make(std::move(pairs));

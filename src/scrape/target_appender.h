@@ -48,6 +48,8 @@ struct AppendOptions {
   uint64_t label_limit = 0;
   uint64_t label_name_length_limit = 0;
   uint64_t label_value_length_limit = 0;
+  // false: no up/scrape_* series (pushed groups, which are not scrapes).
+  bool report_series = true;
 };
 
 // What one scrape gave: the figures of the report series, and why it failed.

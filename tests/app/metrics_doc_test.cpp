@@ -84,8 +84,9 @@ std::string generate() {
     collector::Scheduler sched(enabled_collectors(*s, clock, log, health), clock, log, 1000);
     sched.run_cycle(1000);
     auto snap = sched.run_cycle(2000);
-    // The fake NVML's Xid events arrive from tick 2 on a watcher thread.
-    for (int i = 3; info.name == "gpu" && i < 60 && !has_family(*snap, "llmon_gpu_xid_errors_total"); ++i) {
+    // The fake NVML's Xid events arrive from tick 2 on a watcher thread
+    // (waited for up to 20 s: under a loaded parallel ctest 3 s was too short).
+    for (int i = 3; info.name == "gpu" && i < 400 && !has_family(*snap, "llmon_gpu_xid_errors_total"); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       snap = sched.run_cycle(i * 1000);
     }
