@@ -268,8 +268,8 @@ export function headline(app) {
 }
 
 // "GPU 3 · 97 % · 71 / 79.6 GiB (this process 12 GiB)".
-export function gpuLine(g) {
-  const parts = [`GPU ${g.gpu}`];
+export function gpuLine(g, { id = true } = {}) {
+  const parts = id ? [`GPU ${g.gpu}`] : [];
   if (Number.isFinite(g.util)) parts.push(fmt.percent(g.util));
   if (Number.isFinite(g.used) && Number.isFinite(g.total)) parts.push(fmt.bytesPair(g.used, g.total));
   let s = parts.join(' · ');
