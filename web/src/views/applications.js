@@ -86,8 +86,9 @@ export function appCard(a, now) {
     h('dt', {}, n.label), h('dd', {}, n.value))))
     : h('p', { class: 'dim app-none' }, a.health === 'down' ? 'no samples while it is down'
       : 'no serving or training series: the LLM rule pack reads vLLM, SGLang, TGI and Triton pages and train_* names (deploy/rules/)'),
-  h('div', { class: 'app-gpus' }, a.gpus.length ? a.gpus.map((g) => gpuRow(g))
-    : h('p', { class: 'dim' }, 'GPU not known: a target of --scrape.discover=gpu-processes or one labelled pid="…" (or a pod) is placed beside its GPUs')),
+  a.gpus.length ? h('div', { class: 'app-gpus' }, a.gpus.map((g) => gpuRow(g)))
+    : a.health === 'down' ? null
+      : h('p', { class: 'app-gpus dim' }, 'GPU not known: a target of --scrape.discover=gpu-processes, one labelled pid="…" or a pod is placed beside its GPUs'),
   h('div', { class: 'app-foot dim' },
     a.source === 'push' ? `pushed ${apps.ago(a.lastScrape, now)}` : `scraped ${apps.ago(a.lastScrape, now)}`,
     a.scrapeUrl ? ` · ${a.scrapeUrl}` : '',

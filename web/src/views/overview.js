@@ -134,7 +134,7 @@ export class OverviewView {
       for (const g of a.gpus) {
         const holder = this.cards.querySelector(`.gpu-card[data-gpu="${CSS.escape(g.gpu)}"] .card-apps`);
         holder?.append(h('a', { class: `badge ${level === 'ok' ? 'info' : level}`, href: '#/apps',
-          title: `${a.job} ${a.instance}: ${a.health}` }, a.engine ? `${a.engine} · ${a.job}` : a.job));
+          title: `${a.job} ${a.instance}: ${a.health}` }, a.engine && !a.job.includes(a.engine) ? `${a.engine} · ${a.job}` : a.job));
       }
     }
   }
