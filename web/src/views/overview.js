@@ -35,6 +35,7 @@ export class OverviewView {
       section('Host', this.hostTiles, this.chartsEl),
     );
     this.gpuChart = null;
+    this.appsAt = -Infinity;
     this.host = hostCharts(ctx, this.chartsEl, ['cpu', 'memory', 'network', 'disk']);
   }
 
@@ -54,8 +55,15 @@ export class OverviewView {
     const tiles = this.ctx.api.query(hostSummaryQuery(sel, this.ctx.rateWindow), time).then((h) => this.#tiles(h));
     // Applications are an addition: a failure here is shown in the panel,
     // not as the page's error.
-    const appsDone = Promise.all([cards, loadApps(this.ctx)]).then(([, a]) => this.#apps(a.list),
-      (e) => this.#apps(null, e));
+    // They change at scrape and rule intervals, not every collection: asked
+    // with the charts or every 5 s.
+    const now = this.ctx.now();
+    let appsDone = null;
+    if (charts || !(now - this.appsAt < 5)) {
+      this.appsAt = now;
+      appsDone = Promise.all([cards, loadApps(this.ctx)]).then(([, a]) => this.#apps(a.list),
+        (e) => this.#apps(null, e));
+    }
     const work = [cards, tiles, appsDone];
     if (charts) {
       const data = this.#gpuChartData();
