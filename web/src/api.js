@@ -82,6 +82,11 @@ export class Api {
   flags() {
     return this.#call('/api/v1/status/flags');
   }
+  // Scrape targets (Prometheus's shape) with llmon's discoveryNotes and
+  // discoveryErrors (docs/scrape.md).
+  targets() {
+    return this.#call('/api/v1/targets?state=active');
+  }
   diagnosis(window, time = null) {
     const q = new URLSearchParams({ window, format: 'json' });
     if (time !== null && time !== undefined) q.set('time', String(time));

@@ -16,15 +16,15 @@ import { AlertsView } from './views/alerts.js';
 import { ExploreView } from './views/explore.js';
 import { HealthView, LaterView } from './views/health.js';
 import { DiagnosisView } from './views/diagnosis.js';
+import { ApplicationsView } from './views/applications.js';
 
 const NAV = [
-  ['overview', 'Overview'], ['processes', 'GPU processes'], ['host', 'Host'], ['alerts', 'Alerts'],
-  ['health', 'GPU health'], ['logs', 'Logs'], ['diagnosis', 'Diagnosis'], ['apps', 'Training & serving'],
+  ['overview', 'Overview'], ['processes', 'GPU processes'], ['apps', 'Applications'], ['host', 'Host'], ['alerts', 'Alerts'],
+  ['health', 'GPU health'], ['logs', 'Logs'], ['diagnosis', 'Diagnosis'],
   ['explore', 'Explore'],
 ];
 const LATER = {
   logs: { title: 'Log events', text: 'Kernel, container and job log events (Xid, NCCL timeouts, CUDA OOM, tracebacks), parsed by the agent\'s log watcher, will be listed and charted here.' },
-  apps: { title: 'Training and serving', text: 'Application metrics scraped from training jobs and inference servers (step time, tokens/s, TTFT, queue depth) will be charted here beside the GPUs they run on.' },
 };
 
 class App {
@@ -164,6 +164,7 @@ class App {
       : v === 'explore' ? new ExploreView(ctx, root)
       : v === 'health' ? new HealthView(ctx, root)
       : v === 'diagnosis' ? new DiagnosisView(ctx, root)
+      : v === 'apps' ? new ApplicationsView(ctx, root)
       : new LaterView(ctx, root, LATER[v]);
     this.#syncControls();
     this.tick(true);

@@ -1,8 +1,12 @@
 // Overview: one card per GPU (utilisation, memory and headroom to OOM,
 // temperature against the slowdown point, power against the cap, SM clock and
 // the active clock-event reasons, Xid/ECC/remap badges, MIG instances), the
-// host's CPU, memory, network and disks beneath.
+// host's CPU, memory, network and disks beneath. The applications llmon
+// scrapes are named on the cards of the GPUs they use and summarised in a
+// line each (the Applications view has the rest).
 import { h, clear, meter, section } from '../dom.js';
+import { headline } from '../apps.js';
+import { loadApps } from './applications.js';
 import { byLabel } from '../api.js';
 import * as fmt from '../format.js';
 import { TimeChart } from '../chart.js';
@@ -22,11 +26,16 @@ export class OverviewView {
     this.cards = h('div', { class: 'cards', id: 'gpu-cards' });
     this.hostTiles = h('div', { class: 'tiles', id: 'host-tiles' });
     this.chartsEl = h('div', { class: 'charts' });
+    this.appsEl = h('div', { class: 'apps-summary', id: 'apps-summary' });
+    this.appsPanel = section('Applications', this.appsEl);
+    this.appsPanel.hidden = true;
     root.append(
       section('GPUs', this.cards),
+      this.appsPanel,
       section('Host', this.hostTiles, this.chartsEl),
     );
     this.gpuChart = null;
+    this.appsAt = -Infinity;
     this.host = hostCharts(ctx, this.chartsEl, ['cpu', 'memory', 'network', 'disk']);
   }
 
@@ -44,7 +53,18 @@ export class OverviewView {
         all.filter((r) => name(r) === 'llmon_gpu_up'));
     });
     const tiles = this.ctx.api.query(hostSummaryQuery(sel, this.ctx.rateWindow), time).then((h) => this.#tiles(h));
-    const work = [cards, tiles];
+    // Applications are an addition: a failure here is shown in the panel,
+    // not as the page's error.
+    // They change at scrape and rule intervals, not every collection: asked
+    // with the charts or every 5 s.
+    const now = this.ctx.now();
+    let appsDone = null;
+    if (charts || !(now - this.appsAt < 5)) {
+      this.appsAt = now;
+      appsDone = Promise.all([cards, loadApps(this.ctx)]).then(([, a]) => this.#apps(a.list),
+        (e) => this.#apps(null, e));
+    }
+    const work = [cards, tiles, appsDone];
     if (charts) {
       const data = this.#gpuChartData();
       work.push(Promise.all([cards, data]).then(([, d]) => this.#drawGpuCharts(d)), this.host.refresh());
@@ -88,7 +108,7 @@ export class OverviewView {
       let card = this.cards.querySelector(`.gpu-card[data-gpu="${CSS.escape(id)}"]`);
       if (!card) {
         card = h('article', { class: 'gpu-card', dataset: { gpu: id }, 'aria-label': `GPU ${id}` },
-          h('div', { class: 'body' }), h('div', { class: 'spark' }));
+          h('div', { class: 'body' }), h('div', { class: 'card-apps' }), h('div', { class: 'spark' }));
         if (prev) prev.after(card);
         else this.cards.prepend(card);
       }
@@ -97,6 +117,33 @@ export class OverviewView {
       card.classList.toggle('down', isDown);
       card.querySelector('.body').replaceWith(gpuCardBody(id, gpus.get(id), active.get(id) || [], instances, isDown));
       prev = card;
+    }
+  }
+
+  // One line per application, and its name on the cards of its GPUs.
+  #apps(list, err) {
+    clear(this.appsEl);
+    for (const c of this.cards.querySelectorAll('.card-apps')) clear(c);
+    if (err) {
+      this.appsPanel.hidden = false;
+      this.appsEl.append(h('p', { class: 'error' }, `applications: ${err.message}`));
+      return;
+    }
+    this.appsPanel.hidden = list.length === 0;
+    for (const a of list) {
+      const level = a.health === 'up' ? 'ok' : a.health === 'down' ? 'crit' : 'warn';
+      const nums = headline(a).filter((n) => ['ttft_p99', 'gen_tps', 'waiting', 'step_p50', 'loss'].includes(n.key));
+      this.appsEl.append(h('div', { class: 'app-line', dataset: { job: a.job, instance: a.instance } },
+        h('span', { class: `badge ${level}` }, a.health),
+        h('a', { href: '#/apps' }, `${a.job} ${a.instance}`),
+        a.engine ? h('span', { class: 'dim' }, a.engine) : null,
+        nums.map((n) => h('span', { title: n.title }, h('span', { class: 'dim' }, `${n.label} `), n.value)),
+        a.gpus.length ? h('span', { class: 'dim' }, `on GPU ${a.gpus.map((g) => g.gpu).join(', ')}`) : null));
+      for (const g of a.gpus) {
+        const holder = this.cards.querySelector(`.gpu-card[data-gpu="${CSS.escape(g.gpu)}"] .card-apps`);
+        holder?.append(h('a', { class: `badge ${level === 'ok' ? 'info' : level}`, href: '#/apps',
+          title: `${a.job} ${a.instance}: ${a.health}` }, a.engine && !a.job.includes(a.engine) ? `${a.engine} · ${a.job}` : a.job));
+      }
     }
   }
 
