@@ -68,42 +68,48 @@ ScrapeService::~ScrapeService() {
   stop();
 }
 
-Expected<std::unique_ptr<ScrapeService>> ScrapeService::create(const config::Settings& s, storage::Storage& storage,
-                                                               const base::Clock& clock, base::Logger& log,
-                                                               std::function<model::SnapshotPtr()> snapshots,
-                                                               uint16_t own_port) {
-  const std::string path = s.get(config::flag::kScrapeConfig);
-  const std::string discover = s.get(config::flag::kScrapeDiscover);
-  if (path.empty() && discover.empty()) return std::unique_ptr<ScrapeService>();
-  auto svc = std::unique_ptr<ScrapeService>(new ScrapeService(path, storage, clock, log));
-  for (std::string_view item : base::split(discover, ',')) {
+Expected<std::vector<DiscoveryJob>> make_discoverers(const config::Settings& s,
+                                                     std::function<model::SnapshotPtr()> snapshots, uint16_t own_port) {
+  std::vector<DiscoveryJob> out;
+  for (std::string_view item : base::split(s.get(config::flag::kScrapeDiscover), ',')) {
     item = base::trim(item);
     if (item.empty()) continue;
+    DiscoveryJob j;
+    j.config.scrape_interval_ms = 10'000;
+    j.config.scrape_timeout_ms = 5'000;
     if (item == "kubelet-pods") {
       scrape::KubeletDiscoveryOptions k;
       k.url = s.get(config::flag::kScrapeKubeletUrl);
       k.token_file = s.get(config::flag::kScrapeKubeletTokenFile);
       k.ca_file = s.get(config::flag::kScrapeKubeletCaFile);
-      scrape::ScrapeConfig job;
-      job.job_name = "kubelet-pods";
-      job.scrape_interval_ms = 10'000;
-      job.scrape_timeout_ms = 5'000;
-      svc->manager_->add_discoverer(job, std::make_shared<scrape::KubeletDiscovery>(std::move(k)));
-      continue;
-    }
-    if (item != "gpu-processes")
+      j.config.job_name = "kubelet-pods";
+      j.discoverer = std::make_shared<scrape::KubeletDiscovery>(std::move(k));
+    } else if (item == "gpu-processes") {
+      scrape::GpuProcessDiscoveryOptions o;
+      o.processes = [snapshots] { return gpu_processes(snapshots ? snapshots() : nullptr); };
+      o.own_port = own_port;
+      o.proc_root = s.get(config::flag::kPathProcfs);
+      j.config.job_name = "gpu-processes";
+      j.discoverer = std::make_shared<scrape::GpuProcessDiscovery>(std::move(o));
+    } else {
       return Status::error("--scrape.discover: unknown discovery \"" + std::string(item) +
                            "\" (gpu-processes, kubelet-pods)");
-    scrape::GpuProcessDiscoveryOptions o;
-    o.processes = [snapshots] { return gpu_processes(snapshots ? snapshots() : nullptr); };
-    o.own_port = own_port;
-    o.proc_root = s.get(config::flag::kPathProcfs);
-    scrape::ScrapeConfig job;
-    job.job_name = "gpu-processes";
-    job.scrape_interval_ms = 10'000;
-    job.scrape_timeout_ms = 5'000;
-    svc->manager_->add_discoverer(job, std::make_shared<scrape::GpuProcessDiscovery>(std::move(o)));
+    }
+    out.push_back(std::move(j));
   }
+  return out;
+}
+
+Expected<std::unique_ptr<ScrapeService>> ScrapeService::create(const config::Settings& s, storage::Storage& storage,
+                                                               const base::Clock& clock, base::Logger& log,
+                                                               std::function<model::SnapshotPtr()> snapshots,
+                                                               uint16_t own_port) {
+  const std::string path = s.get(config::flag::kScrapeConfig);
+  if (path.empty() && s.get(config::flag::kScrapeDiscover).empty()) return std::unique_ptr<ScrapeService>();
+  auto jobs = make_discoverers(s, std::move(snapshots), own_port);
+  if (!jobs) return jobs.status();
+  auto svc = std::unique_ptr<ScrapeService>(new ScrapeService(path, storage, clock, log));
+  for (DiscoveryJob& j : *jobs) svc->manager_->add_discoverer(j.config, std::move(j.discoverer));
   return svc;
 }
 

@@ -58,6 +58,15 @@ class ScrapeService {
   std::atomic<int64_t> last_ok_ms_{0};
 };
 
+// The discoverers --scrape.discover names, each with its job's settings
+// (10 s interval, 5 s timeout); the error names an unknown one.
+struct DiscoveryJob {
+  scrape::ScrapeConfig config;
+  std::shared_ptr<scrape::Discoverer> discoverer;
+};
+Expected<std::vector<DiscoveryJob>> make_discoverers(const config::Settings& s,
+                                                     std::function<model::SnapshotPtr()> snapshots, uint16_t own_port);
+
 // The GPU processes of a cycle (llmon_gpu_process_memory_bytes rows, NVIDIA
 // or AMD), with their process labels; one entry per row (a process on two
 // GPUs appears twice; discovery takes each pid once).

@@ -12,6 +12,7 @@
 #include "app/commands.h"
 #include "app/health_setup.h"
 #include "app/setup.h"
+#include "app/snapshot_apps.h"
 #include "summary/host_summary.h"
 
 namespace llmon::app {
@@ -32,10 +33,29 @@ int run_snapshot(const config::Settings& settings, std::FILE* out) {
   if (interval_ms <= 0) interval_ms = 1000;
   // Copies: the scheduler recycles snapshot buffers between cycles.
   model::Snapshot first = *sched.run_cycle(clock.now_ms());
-  std::this_thread::sleep_for(std::chrono::milliseconds(interval_ms));
+  // Applications (--scrape.config, --scrape.discover): a page after each cycle.
+  std::vector<std::string> problems;
+  auto apps = SnapshotApps::create(s, first, clock.now_ms(), problems);
+  const auto wake = std::chrono::steady_clock::now() + std::chrono::milliseconds(interval_ms);
+  int64_t first_fetch_ms = 0;
+  if (apps) {
+    first_fetch_ms = clock.now_ms();
+    apps->fetch_first();
+  }
+  std::this_thread::sleep_until(wake);
   model::Snapshot second = *sched.run_cycle(clock.now_ms());
+  int64_t second_fetch_ms = 0;
+  if (apps) {
+    second_fetch_ms = clock.now_ms();
+    apps->fetch_second();
+  }
   summary::HostSummary sum = summary::summarize(first, second);
   summary::mark_no_data(sum, sched.no_data_collectors());
+  if (apps) {
+    sum.apps = apps->rows(static_cast<double>(second_fetch_ms - first_fetch_ms) / 1000.0);
+    summary::attach_gpus(sum.apps, sum.gpus);
+  }
+  for (const std::string& p : problems) std::fprintf(stderr, "llmon snapshot: %s\n", p.c_str());
   std::string text = s.get(config::flag::kJson) ? summary::format_json(sum) : summary::format_text(sum);
   std::fwrite(text.data(), 1, text.size(), out);
   return 0;

@@ -254,21 +254,22 @@ std::vector<FlagSpec> build_table() {
       {flag::kScrapeConfig, "",
        "Scrape configuration in Prometheus's format (global and scrape_configs: static and file discovery, "
        "relabelling, limits, auth, TLS; docs/scrape.md). The targets' samples go to the store beside the "
-       "agent's own; SIGHUP rereads it. Empty: no scraping.",
-       agent},
+       "agent's own; SIGHUP rereads it. `llmon snapshot` scrapes the targets twice and shows their headline "
+       "numbers. Empty: no scraping.",
+       collect},
       {flag::kScrapeDiscover, "",
        "Comma-separated automatic target discovery: gpu-processes (every process using a GPU whose listening "
        "port answers GET /metrics with Prometheus text, labelled with its pid, command, container and pod), "
        "kubelet-pods (this node's pods annotated prometheus.io/scrape: \"true\", from --scrape.kubelet-url). "
        "Empty: none.",
-       agent},
+       collect},
       {flag::kScrapeKubeletUrl, "https://127.0.0.1:10250/pods",
        "The kubelet's pod list for --scrape.discover=kubelet-pods (the read-only port: http://127.0.0.1:10255/pods).",
-       agent},
+       collect},
       {flag::kScrapeKubeletTokenFile, "/var/run/secrets/kubernetes.io/serviceaccount/token",
-       "Bearer token for the kubelet (reread on every request; empty or missing: none).", agent},
+       "Bearer token for the kubelet (reread on every request; empty or missing: none).", collect},
       {flag::kScrapeKubeletCaFile, "/var/run/secrets/kubernetes.io/serviceaccount/ca.crt",
-       "CA bundle that signs the kubelet's certificate (missing: the system store).", agent},
+       "CA bundle that signs the kubelet's certificate (missing: the system store).", collect},
       {flag::kWebEnablePush, "false",
        "Accept Pushgateway-style pushes at /metrics/job/<job>{/<label>/<value>} (PUT, POST, DELETE) and store "
        "them beside the agent's series (docs/scrape.md).",

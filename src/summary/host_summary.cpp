@@ -250,6 +250,7 @@ std::string format_text(const HostSummary& s) {
           human_bytes(s.mem_available_bytes).c_str(), human_bytes(s.swap_used_bytes).c_str(),
           human_bytes(s.swap_total_bytes).c_str());
   format_gpu_text(s.gpus, out);
+  format_apps_text(s.apps, s.gpus, out);
   if (!s.net.empty()) {
     appendf(out, "\nNET   %-16s %12s %12s %10s %10s %8s\n", "device", "rx/s", "tx/s", "rx pkt/s", "tx pkt/s", "err+drop");
     for (const auto& n : s.net)
@@ -353,6 +354,7 @@ std::string format_json(const HostSummary& s) {
                    {"device_error", f.device_error}});
   j["filesystems"] = fss;
   add_gpu_json(s.gpus, j);
+  add_apps_json(s.apps, j);
   j["failed_collectors"] = s.failed_collectors;
   j["no_data_collectors"] = s.no_data_collectors;
   return j.dump(2) + "\n";

@@ -8,8 +8,9 @@
 #include <string>
 #include <vector>
 
-#include "summary/gpu_summary.h"
 #include "model/metric.h"
+#include "summary/app_summary.h"
+#include "summary/gpu_summary.h"
 
 namespace llmon::summary {
 
@@ -50,6 +51,8 @@ struct HostSummary {
   std::vector<DiskRate> disks;
   std::vector<FsUsage> filesystems;
   GpuSummary gpus;  // summarize_gpus(before, after, interval_s)
+  // Scraped applications (set by the command, then attach_gpus); empty: none asked for.
+  std::vector<AppRow> apps;
   std::vector<std::string> failed_collectors;
   // Of the collectors with success 0, those that found nothing to read
   // (absent hardware or kernel module): set by the caller, which knows the

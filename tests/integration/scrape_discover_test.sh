@@ -96,6 +96,26 @@ got() { [[ "$(json "$llmon_URL/api/v1/query" 'len(d["data"]["result"])' "query=$
 wait_for "the join of application and GPU series" 30 got
 log "join: $(json "$llmon_URL/api/v1/query" 'd["data"]["result"][0]["metric"]' "query=$JOIN")"
 
+# `llmon snapshot` finds the same process's page, and shows its numbers next to its GPU.
+"$LLMON" snapshot --collector.disable-defaults --collector.gpu --nvml.library="$FAKE" \
+  --scrape.discover=gpu-processes --json >"$SCRATCH/snap.json" 2>"$SCRATCH/snap.err" ||
+  fail "llmon snapshot failed: $(cat "$SCRATCH/snap.err")"
+python3 - "$SCRATCH/snap.json" "$APP_PID" <<'PY' || fail "llmon snapshot --json: no vLLM application on GPU 0 (above)"
+import json, sys
+apps = json.load(open(sys.argv[1]))["applications"]
+print(apps, file=sys.stderr)
+assert len(apps) == 1, apps
+a = apps[0]
+assert a["pid"] == sys.argv[2] and a["engine"] == "vllm" and a["health"] == "up", a
+assert a["gpus"] == ["0"] and a["gpu_memory_bytes"]["0"] == 1 << 30, a
+assert a["values"]["running"] == 3 and "ttft_p50" in a["values"], a
+PY
+"$LLMON" snapshot --collector.disable-defaults --collector.gpu --nvml.library="$FAKE" \
+  --scrape.discover=gpu-processes >"$SCRATCH/snap.txt" 2>&1 || fail "llmon snapshot (text) failed"
+grep -A1 "gpu-processes .*vllm .*$APP_PID up .*running 3" "$SCRATCH/snap.txt" | grep -q "on GPU 0 .*this process 1.0 GiB" ||
+  fail "llmon snapshot's APPS section: $(sed -n '/^APPS/,$p' "$SCRATCH/snap.txt")"
+log "llmon snapshot: $(grep -A1 "gpu-processes" "$SCRATCH/snap.txt" | tr -s ' ')"
+
 # The process exits: its target goes away and its series go stale.
 stop_pid "$APP_PID"
 gone() { [[ "$(json "$llmon_URL/api/v1/query" 'len(d["data"]["result"])' 'query=vllm:num_requests_running')" == 0 ]]; }
