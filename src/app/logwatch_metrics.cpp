@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <set>
 
-#include "go/strconv.h"
+#include "app/log_rule_metrics.h"
 
 namespace llmon::app {
 namespace {
@@ -21,7 +21,7 @@ class LogwatchCollector final : public collector::Collector {
   Status collect(model::SnapshotBuilder& out) override {
     logwatch::WatcherStats s = w_.stats();
     write_matches(out, s);
-    write_rule_metrics(out, s);
+    rule_metrics_.write(out, s.metric_info, s.metric_series, s.metric_parse_errors);
     {
       auto f = out.family("llmon_log_lines_total", "Log lines read, by kind of source (files, kmsg).",
                           MetricType::kCounter, {"source"});
@@ -66,83 +66,6 @@ class LogwatchCollector final : public collector::Collector {
   }
 
  private:
-  // The rules' metrics under their own names; a histogram as its _bucket
-  // (with le), _sum and _count families (untyped, as pushed histograms are).
-  void write_rule_metrics(model::SnapshotBuilder& out, const logwatch::WatcherStats& s) {
-    if (!s.metric_parse_errors.empty()) {
-      auto f = out.family("llmon_log_metric_parse_errors_total",
-                          "Values of log-derived metrics that did not parse as numbers (or that the metric's type "
-                          "refuses), by rule; skipped.",
-                          MetricType::kCounter, {"rule"});
-      for (const auto& [rule, n] : s.metric_parse_errors) f.add({rule}, d(n));
-    }
-    auto it = s.metric_series.begin();
-    for (const auto& [name, info] : s.metric_info) {
-      while (it != s.metric_series.end() && it->first.name < name) ++it;
-      auto end = it;
-      while (end != s.metric_series.end() && end->first.name == name) ++end;
-      if (it == end) continue;
-      names_.assign(info.labels.begin(), info.labels.end());
-      names_.push_back("source");
-      std::sort(names_.begin(), names_.end());
-      const size_t src = static_cast<size_t>(std::find(names_.begin(), names_.end(), "source") - names_.begin());
-      auto values = [&](const logwatch::MetricSeriesKey& key) {
-        values_.assign(names_.size(), std::string());
-        values_[src] = key.source;
-        for (const auto& [ln, lv] : key.labels) {
-          auto at = std::lower_bound(names_.begin(), names_.end(), ln);
-          if (at != names_.end() && *at == ln) values_[static_cast<size_t>(at - names_.begin())] = lv;
-        }
-      };
-      if (info.kind != logwatch::MetricKind::kHistogram) {
-        auto f =
-            out.family(name, info.help,
-                       info.kind == logwatch::MetricKind::kCounter ? MetricType::kCounter : MetricType::kGauge, names_);
-        for (auto i = it; i != end; ++i) {
-          values(i->first);
-          f.add(values_, i->second.value);
-        }
-        it = end;
-        continue;
-      }
-      std::vector<std::string> bucket_names = names_;
-      bucket_names.push_back("le");
-      std::sort(bucket_names.begin(), bucket_names.end());
-      const size_t le =
-          static_cast<size_t>(std::find(bucket_names.begin(), bucket_names.end(), "le") - bucket_names.begin());
-      {
-        auto f = out.family(name + "_bucket", info.help, MetricType::kUntyped, bucket_names);
-        std::vector<std::string> bv;
-        for (auto i = it; i != end; ++i) {
-          values(i->first);
-          bv = values_;
-          bv.insert(bv.begin() + static_cast<std::ptrdiff_t>(le), std::string());
-          for (size_t b = 0; b <= info.buckets.size(); ++b) {
-            bv[le] = b < info.buckets.size() ? go::format_float(info.buckets[b]) : "+Inf";
-            const uint64_t n =
-                b < info.buckets.size() ? (b < i->second.bucket.size() ? i->second.bucket[b] : 0) : i->second.count;
-            f.add(bv, d(n));
-          }
-        }
-      }
-      {
-        auto f = out.family(name + "_sum", info.help, MetricType::kUntyped, names_);
-        for (auto i = it; i != end; ++i) {
-          values(i->first);
-          f.add(values_, i->second.sum);
-        }
-      }
-      {
-        auto f = out.family(name + "_count", info.help, MetricType::kUntyped, names_);
-        for (auto i = it; i != end; ++i) {
-          values(i->first);
-          f.add(values_, d(i->second.count));
-        }
-      }
-      it = end;
-    }
-  }
-
   void write_kmsg(model::SnapshotBuilder& out, const logwatch::WatcherStats& s) {
     out.family("llmon_kmsg_reader_up",
                "Whether the kernel-log reader is open and its last read succeeded (1) or not (0).", MetricType::kGauge)
@@ -201,6 +124,7 @@ class LogwatchCollector final : public collector::Collector {
   const logwatch::Watcher& w_;
   std::vector<std::string> names_;
   std::vector<std::string> values_;
+  LogRuleMetricsWriter rule_metrics_;
 };
 
 class ForwardCollector final : public collector::Collector {

@@ -58,11 +58,6 @@ void Processor::declare_source(const std::string& source, bool is_kmsg) {
   for (const LogRule& r : rules_) {
     if (!source_selected(r, source, is_kmsg)) continue;
     if (r.counter_labels.empty()) counters_.try_emplace(CounterKey{r.name, source, r.severity, {}}, 0);
-    // Counters whose series are known before the first match start at 0 too.
-    for (const LogMetric& m : r.metrics) {
-      if (m.kind != MetricKind::kCounter || !m.labels.empty()) continue;
-      if (series_.try_emplace(series_key(r, m, source, {})).second) ++metric_version_;
-    }
   }
 }
 
@@ -104,7 +99,7 @@ void Processor::update_metrics(const LogRule& r, const std::string& source,
         s.value = v;
         break;
       case MetricKind::kCounter:
-        s.value += v;
+        s.value = m.cumulative ? v : s.value + v;
         break;
       case MetricKind::kHistogram:
         s.bucket.resize(m.buckets.size());

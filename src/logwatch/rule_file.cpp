@@ -171,7 +171,7 @@ class Parser {
     if (!n.IsMap()) return fail(n, "metrics: an entry must be a mapping");
     const YAML::Mark mark = n.Mark();
     m.origin = name_ + ":" + std::to_string(mark.line + 1) + ":" + std::to_string(mark.column + 1);
-    bool has_buckets = false;
+    bool has_buckets = false, has_scale = false;
     for (const auto& kv : n) {
       const std::string key = kv.first.Scalar();
       const YAML::Node& v = kv.second;
@@ -198,8 +198,11 @@ class Parser {
         s = scalar(v, "metrics.value", m.value);
         if (s && !valid_name(m.value)) s = fail(v, "metrics.value: not a group name");
       } else if (key == "scale") {
+        has_scale = true;
         s = number(v, "metrics.scale", m.scale);
         if (s && m.scale == 0) s = fail(v, "metrics.scale: must not be 0");
+      } else if (key == "cumulative") {
+        s = boolean(v, "metrics.cumulative", m.cumulative);
       } else if (key == "labels") {
         s = names(v, "metrics.labels", m.labels);
       } else if (key == "buckets") {
@@ -225,6 +228,9 @@ class Parser {
       return fail(n, "metric " + m.name + ": a " + std::string(metric_kind_name(m.kind)) + " needs a value group");
     if (has_buckets && m.kind != MetricKind::kHistogram)
       return fail(n, "metric " + m.name + ": buckets are for histograms");
+    if (m.cumulative && (m.kind != MetricKind::kCounter || m.value.empty()))
+      return fail(n, "metric " + m.name + ": cumulative is for counters with a value group");
+    if (has_scale && m.value.empty()) return fail(n, "metric " + m.name + ": scale needs a value group");
     if (m.kind == MetricKind::kHistogram && !has_buckets) m.buckets = default_buckets();
     return Status::ok();
   }
@@ -357,6 +363,8 @@ class Parser {
         return fail(n, "rule " + r.name + ": counter label \"" + g + "\" is reserved or not a label name");
     }
     if (!r.event && r.multiline.enabled) return fail(n, "rule " + r.name + ": multiline needs event: true");
+    if (!r.event && (r.dedup_ms > 0 || !r.dedup_by.empty()))
+      return fail(n, "rule " + r.name + ": dedup and dedup_by need event: true");
     if (!r.metrics.empty()) {
       Status s = check_rule_metrics(n, r, groups);
       if (!s) return s;

@@ -19,6 +19,7 @@
 //         max_lines: 200
 //         timeout: 2s                      # a group left open this long is emitted
 //       event: true                        # false: count and feed metrics, make no event
+//                                          #   (no dedup, dedup_by or multiline then)
 //       metrics:                           # samples taken from the matched line
 //         - name: train_step_duration_seconds  # a Prometheus metric name, not llmon_*
 //           type: histogram                # counter | gauge | histogram
@@ -27,6 +28,9 @@
 //           labels: [stage]                # named groups that label the series
 //           buckets: [0.1, 0.5, 1, 5]      # histograms; default Prometheus's DefBuckets
 //           help: 'Training step time.'
+//         - {name: train_samples_total, type: counter, value: samples, cumulative: true}
+//                                          # cumulative: the value is the program's running
+//                                          #   total, which the counter takes as it is
 //
 // Named groups become event labels. counter_labels must be few-valued (an
 // Xid code, not a byte count): each value is a counter series.
@@ -35,13 +39,16 @@
 // metric, keyed by (name, source, label values). The series carry `source`
 // (the file's path, or "kmsg"), the rule's `labels` and the metric's label
 // groups (a group that did not take part is ""). A gauge keeps the last
-// value, a counter adds the value (or 1), a histogram observes it. Values
+// value, a counter adds the value (or 1; a cumulative counter takes it), a
+// histogram observes it (cumulative buckets, sum and count). Values
 // are parsed as Go's strconv.ParseFloat does (so "nan", "NAN", "-Inf" are
 // numbers): gauges take NaN and infinities; counters take finite values >= 0
 // and histograms finite values; anything else is a parse error, counted and
 // skipped. A value group that did not take part leaves the metric alone (an
 // optional field of the line). One metric name has one type, one label set
-// and one bucket list in every rule that writes it.
+// and one bucket list in every rule that writes it, and no metric is named
+// as a histogram's _bucket, _sum or _count. Series appear at their first
+// sample and live as long as the agent (label groups must be few-valued).
 #pragma once
 
 #include <cstdint>
@@ -77,6 +84,7 @@ struct LogMetric {
   MetricKind kind = MetricKind::kCounter;
   std::string value;  // named group; "" : 1 per match (counters only)
   double scale = 1;
+  bool cumulative = false;          // counters: the value is the running total
   std::vector<std::string> labels;  // named groups
   std::vector<double> buckets;      // histograms: ascending upper bounds, +Inf implied
   std::string help;
