@@ -75,24 +75,36 @@ MetricSeriesKey Processor::series_key(const LogRule& r, const LogMetric& m, cons
 
 void Processor::update_metrics(const LogRule& r, const std::string& source,
                                const std::vector<std::pair<std::string, std::string>>& groups) {
-  for (const LogMetric& m : r.metrics) {
-    double v = 1;
-    if (!m.value.empty()) {
-      auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& kv) { return kv.first == m.value; });
-      if (g == groups.end()) continue;  // an optional field the line does not have
-      auto parsed = go::parse_float(g->second);
-      bool ok = static_cast<bool>(parsed);
-      if (ok) {
-        v = *parsed * m.scale;
-        if (m.kind == MetricKind::kCounter) ok = std::isfinite(v) && v >= 0;
-        if (m.kind == MetricKind::kHistogram) ok = std::isfinite(v);
-      }
-      if (!ok) {
-        ++parse_errors_[r.name];
-        ++metric_version_;
-        continue;
-      }
+  // First every value of the line; a line with a bad one updates nothing.
+  values_.assign(r.metrics.size(), std::nullopt);
+  uint64_t bad = 0;
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    const LogMetric& m = r.metrics[i];
+    if (m.value.empty()) {
+      values_[i] = 1;
+      continue;
     }
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& kv) { return kv.first == m.value; });
+    if (g == groups.end()) continue;  // an optional field the line does not have
+    auto parsed = go::parse_float(g->second);
+    bool ok = static_cast<bool>(parsed);
+    const double v = ok ? *parsed * m.scale : 0;
+    if (ok && m.kind == MetricKind::kCounter) ok = std::isfinite(v) && v >= 0;
+    if (ok && m.kind == MetricKind::kHistogram) ok = std::isfinite(v);
+    if (ok)
+      values_[i] = v;
+    else
+      ++bad;
+  }
+  ++metric_version_;
+  if (bad > 0) {
+    parse_errors_[r.name] += bad;
+    return;
+  }
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    if (!values_[i]) continue;
+    const LogMetric& m = r.metrics[i];
+    const double v = *values_[i];
     MetricSeries& s = series_[series_key(r, m, source, groups)];
     switch (m.kind) {
       case MetricKind::kGauge:
@@ -103,13 +115,12 @@ void Processor::update_metrics(const LogRule& r, const std::string& source,
         break;
       case MetricKind::kHistogram:
         s.bucket.resize(m.buckets.size());
-        for (size_t i = 0; i < m.buckets.size(); ++i)
-          if (v <= m.buckets[i]) ++s.bucket[i];
+        for (size_t b = 0; b < m.buckets.size(); ++b)
+          if (v <= m.buckets[b]) ++s.bucket[b];
         ++s.count;
         s.sum += v;
         break;
     }
-    ++metric_version_;
   }
 }
 

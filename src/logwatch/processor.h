@@ -13,12 +13,14 @@
 // the rule makes events (event: false): one series per (metric name,
 // source, label values). A value that does not parse (or that its type
 // refuses: a negative counter increment, a NaN histogram observation) is
-// counted in metric_parse_errors() under the rule's name and skipped.
+// counted in metric_parse_errors() under the rule's name, and the line then
+// updates none of the rule's metrics (a garbled line is not half-read).
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -120,6 +122,7 @@ class Processor {
   std::map<std::string, MetricInfo> metric_info_;
   std::map<std::string, uint64_t> parse_errors_;
   uint64_t metric_version_ = 0;
+  std::vector<std::optional<double>> values_;  // update_metrics' scratch, per metric of the rule
   std::map<std::string, std::unique_ptr<Burst>> bursts_;                     // by dedup key
   std::map<std::pair<std::string, size_t>, std::unique_ptr<Group>> groups_;  // by (source, rule)
   std::vector<Match> matches_;

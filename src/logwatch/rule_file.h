@@ -43,12 +43,11 @@
 // histogram observes it (cumulative buckets, sum and count). Values
 // are parsed as Go's strconv.ParseFloat does (so "nan", "NAN", "-Inf" are
 // numbers): gauges take NaN and infinities; counters take finite values >= 0
-// and histograms finite values; anything else is a parse error, counted and
-// skipped. A value group that did not take part leaves the metric alone (an
-// optional field of the line). One metric name has one type, one label set
-// and one bucket list in every rule that writes it, and no metric is named
-// as a histogram's _bucket, _sum or _count. Series appear at their first
-// sample and live as long as the agent (label groups must be few-valued).
+// and histograms finite values; anything else is a parse error, counted,
+// and the line then updates none of the rule's metrics. A value group that did not take part leaves the metric alone
+// (an optional field of the line). One metric name has one type, one label set and one bucket list in every rule that
+// writes it, and no metric is named as a histogram's _bucket, _sum or _count. Series appear at their first sample and
+// live as long as the agent (label groups must be few-valued).
 #pragma once
 
 #include <cstdint>

@@ -235,9 +235,12 @@ TEST_F(RuleMetricsTest, ValuesThatDoNotParseAreCountedAndSkipped) {
   EXPECT_EQ(series("train_loss", {fw})->value, 2.5);
   EXPECT_EQ(series("tokens_total", {fw})->value, 100);
   EXPECT_EQ(series("step_seconds", {fw, {"stage", "fwd"}})->count, 1u);
-  EXPECT_EQ(series("steps_total", {fw})->value, 4);  // the match itself still counts
-  line("step 5 stage=fwd time_ms=100 loss=1.5");     // and the next good line is read
+  // A line with a bad value updates none of the rule's metrics.
+  EXPECT_EQ(series("steps_total", {fw})->value, 1);
+  EXPECT_EQ(p_->counters().at(CounterKey{"step", "/log/a.log", Severity::kWarning, {}}), 4u);  // the matches count
+  line("step 5 stage=fwd time_ms=100 loss=1.5");  // and the next good line is read
   EXPECT_EQ(series("train_loss", {fw})->value, 1.5);
+  EXPECT_EQ(series("steps_total", {fw})->value, 2);
 }
 
 TEST_F(RuleMetricsTest, InfoIsPerMetricNameWithTheRulesLabels) {
