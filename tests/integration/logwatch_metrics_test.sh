@@ -38,7 +38,8 @@ assert d["status"] == "success", d
 print(" ".join(sorted("%s=%s" % (s["metric"].get(sys.argv[1], ""), s["value"][1]) for s in d["data"]["result"])))' "$2"
 }
 query_is() { [[ "$(query "$1" "$2")" == "$3" ]]; }
-query_like() { [[ "$(query "$1" "$2")" == $3 ]]; }  # $3 a glob
+# shellcheck disable=SC2053  # $3 is a glob
+query_like() { [[ "$(query "$1" "$2")" == $3 ]]; }
 
 grep -qF "bad.yml:5:9: metric my_value: value" "$SCRATCH/llmon.log" ||
   fail "the bad rule file is not logged with its position: $(grep -i bad.yml "$SCRATCH/llmon.log")"
@@ -82,10 +83,12 @@ query_is 'train_skipped_iterations_total' framework "deepspeed=2 megatron=0" || 
 query_is 'train_learning_rate{framework="deepspeed"}' framework "deepspeed=0.0001" || fail "lr"
 
 # 3. Garbage, a value that is not a number, then a NaN loss: counted, skipped, read on.
-head -c 4096 /dev/urandom >>"$LOG"
-printf '\nsteps: 200 loss: two iter time (s): 0.5 samples/sec: 99.0\n' >>"$LOG"
-printf 'iteration 9/9 | elapsed time per iteration (ms): \xff\xfe | lm loss: 1.0 |\n' >>"$LOG"
-printf "{'loss': nan, 'grad_norm': nan, 'learning_rate': 1.8e-05, 'epoch': 0.6}\n" >>"$LOG"
+{
+  head -c 4096 /dev/urandom
+  printf '\nsteps: 200 loss: two iter time (s): 0.5 samples/sec: 99.0\n'
+  printf 'iteration 9/9 | elapsed time per iteration (ms): \xff\xfe | lm loss: 1.0 |\n'
+  printf "{'loss': nan, 'grad_norm': nan, 'learning_rate': 1.8e-05, 'epoch': 0.6}\n"
+} >>"$LOG"
 wait_for "the NaN loss" 30 query_is 'train_loss{framework="transformers"} != train_loss{framework="transformers"}' framework "transformers=NaN"
 # The built-in TrainingLossNaN alert sees it (pending: it has `for: 1m`).
 wait_for "TrainingLossNaN pending" 30 bash -c "curl -s '$URL/api/v1/alerts' | python3 -c '
