@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <set>
 
+#include "app/log_rule_metrics.h"
+
 namespace llmon::app {
 namespace {
 
@@ -19,6 +21,7 @@ class LogwatchCollector final : public collector::Collector {
   Status collect(model::SnapshotBuilder& out) override {
     logwatch::WatcherStats s = w_.stats();
     write_matches(out, s);
+    rule_metrics_.write(out, s.metric_info, s.metric_series, s.metric_parse_errors);
     {
       auto f = out.family("llmon_log_lines_total", "Log lines read, by kind of source (files, kmsg).",
                           MetricType::kCounter, {"source"});
@@ -121,6 +124,7 @@ class LogwatchCollector final : public collector::Collector {
   const logwatch::Watcher& w_;
   std::vector<std::string> names_;
   std::vector<std::string> values_;
+  LogRuleMetricsWriter rule_metrics_;
 };
 
 class ForwardCollector final : public collector::Collector {

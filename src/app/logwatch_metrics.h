@@ -2,7 +2,8 @@
 // agent adds when --logwatch.enabled: rule matches by rule, source and
 // severity (plus the rule's counter_labels), lines and bytes read, cut
 // lines, rotations, read errors, events and the journal, and the kernel-log
-// reader's records, drops and liveness. Reads logwatch::Watcher::stats()
+// reader's records, drops and liveness; and the rules' own metrics
+// (log_rule_metrics.h). Reads logwatch::Watcher::stats()
 // only (thread-safe).
 #pragma once
 

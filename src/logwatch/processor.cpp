@@ -3,6 +3,9 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <cmath>
+
+#include "go/strconv.h"
 
 namespace llmon::logwatch {
 
@@ -35,6 +38,16 @@ Expected<std::unique_ptr<Processor>> Processor::build(std::vector<LogRule> rules
     }
     p->continue_.push_back(std::move(cont));
   }
+  for (const LogRule& r : p->rules_) {
+    for (const LogMetric& m : r.metrics) {
+      if (!m.value.empty()) p->parse_errors_.try_emplace(r.name, 0);
+      if (p->metric_info_.count(m.name)) continue;
+      MetricInfo info{m.kind, m.help, m.labels, m.buckets};
+      for (const auto& [k, v] : r.labels) info.labels.push_back(k);
+      std::sort(info.labels.begin(), info.labels.end());
+      p->metric_info_.emplace(m.name, std::move(info));
+    }
+  }
   auto m = Matcher::build(std::move(patterns));
   if (!m) return m.status();
   p->matcher_ = std::move(*m);
@@ -43,8 +56,71 @@ Expected<std::unique_ptr<Processor>> Processor::build(std::vector<LogRule> rules
 
 void Processor::declare_source(const std::string& source, bool is_kmsg) {
   for (const LogRule& r : rules_) {
-    if (!r.counter_labels.empty() || !source_selected(r, source, is_kmsg)) continue;
-    counters_.try_emplace(CounterKey{r.name, source, r.severity, {}}, 0);
+    if (!source_selected(r, source, is_kmsg)) continue;
+    if (r.counter_labels.empty()) counters_.try_emplace(CounterKey{r.name, source, r.severity, {}}, 0);
+  }
+}
+
+MetricSeriesKey Processor::series_key(const LogRule& r, const LogMetric& m, const std::string& source,
+                                      const std::vector<std::pair<std::string, std::string>>& groups) const {
+  MetricSeriesKey key{m.name, source, {}};
+  for (const auto& [k, v] : r.labels) key.labels.emplace_back(k, v);
+  for (const std::string& name : m.labels) {
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& kv) { return kv.first == name; });
+    key.labels.emplace_back(name, g == groups.end() ? "" : g->second);
+  }
+  std::sort(key.labels.begin(), key.labels.end());
+  return key;
+}
+
+void Processor::update_metrics(const LogRule& r, const std::string& source,
+                               const std::vector<std::pair<std::string, std::string>>& groups) {
+  // First every value of the line; a line with a bad one updates nothing.
+  values_.assign(r.metrics.size(), std::nullopt);
+  uint64_t bad = 0;
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    const LogMetric& m = r.metrics[i];
+    if (m.value.empty()) {
+      values_[i] = 1;
+      continue;
+    }
+    auto g = std::find_if(groups.begin(), groups.end(), [&](const auto& kv) { return kv.first == m.value; });
+    if (g == groups.end()) continue;  // an optional field the line does not have
+    auto parsed = go::parse_float(g->second);
+    bool ok = static_cast<bool>(parsed);
+    const double v = ok ? *parsed * m.scale : 0;
+    if (ok && m.kind == MetricKind::kCounter) ok = std::isfinite(v) && v >= 0;
+    if (ok && m.kind == MetricKind::kHistogram) ok = std::isfinite(v);
+    if (ok)
+      values_[i] = v;
+    else
+      ++bad;
+  }
+  ++metric_version_;
+  if (bad > 0) {
+    parse_errors_[r.name] += bad;
+    return;
+  }
+  for (size_t i = 0; i < r.metrics.size(); ++i) {
+    if (!values_[i]) continue;
+    const LogMetric& m = r.metrics[i];
+    const double v = *values_[i];
+    MetricSeries& s = series_[series_key(r, m, source, groups)];
+    switch (m.kind) {
+      case MetricKind::kGauge:
+        s.value = v;
+        break;
+      case MetricKind::kCounter:
+        s.value = m.cumulative ? v : s.value + v;
+        break;
+      case MetricKind::kHistogram:
+        s.bucket.resize(m.buckets.size());
+        for (size_t b = 0; b < m.buckets.size(); ++b)
+          if (v <= m.buckets[b]) ++s.bucket[b];
+        ++s.count;
+        s.sum += v;
+        break;
+    }
   }
 }
 
@@ -131,6 +207,8 @@ void Processor::line(const std::string& source, bool is_kmsg, std::string_view t
       key.labels.emplace_back(name, g == m.groups.end() ? "" : g->second);
     }
     ++counters_[key];
+    if (!r.metrics.empty()) update_metrics(r, source, m.groups);
+    if (!r.event) continue;
     Event ev = make_event(m.pattern, source, m.groups, text, now_ms);
     if (r.multiline.enabled) {
       close_group(source, m.pattern, now_ms, out);

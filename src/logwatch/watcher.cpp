@@ -207,6 +207,12 @@ void Watcher::publish(int64_t now_ms) {
     stats_.matches = processor_->counters();
     published_lines_ = marker;
   }
+  if (processor_->metric_version() != published_metrics_) {
+    if (published_metrics_ == UINT64_MAX) stats_.metric_info = processor_->metric_info();
+    stats_.metric_series = processor_->metric_series();
+    stats_.metric_parse_errors = processor_->metric_parse_errors();
+    published_metrics_ = processor_->metric_version();
+  }
   stats_.events = events_;
   stats_.updates = updates_;
   stats_.events_dropped = dropped_;

@@ -23,7 +23,8 @@
 // sees every kernel-log record as it is read (GPU health); the enricher
 // every event before it is committed.
 //
-// stats() is thread-safe (the collector reads it every cycle); everything
+// stats() is thread-safe (the collector reads it every cycle), and so is
+// its copy of the log-derived metrics' series; everything
 // else is for the owning thread, or the watcher's own once start()ed.
 #pragma once
 
@@ -69,6 +70,10 @@ struct WatcherStats {
   std::string kmsg_error;     // why it is not open ("" when it is)
   JournalStats journal;
   std::map<CounterKey, uint64_t> matches;
+  // Log-derived metrics (the rules' metrics:), processor.h.
+  std::map<std::string, MetricInfo> metric_info;
+  std::map<MetricSeriesKey, MetricSeries> metric_series;
+  std::map<std::string, uint64_t> metric_parse_errors;  // by rule
   uint64_t events = 0;          // events committed (new ones)
   uint64_t updates = 0;         // updates of deduplicated bursts committed
   uint64_t events_dropped = 0;  // pending events given up after failed commits
@@ -146,6 +151,7 @@ class Watcher {
   // Counts kept by the watcher's thread; published into stats_ after each pass.
   uint64_t events_ = 0, updates_ = 0, dropped_ = 0, commit_errors_ = 0, passes_ = 0;
   uint64_t published_lines_ = UINT64_MAX;
+  uint64_t published_metrics_ = UINT64_MAX;
 
   mutable std::mutex stats_mu_;
   WatcherStats stats_;

@@ -233,11 +233,116 @@ inline std::vector<PackCase> pack_positives() {
       {"hung_task",
        "INFO: task kworker/u256:3:917 blocked for more than 245 seconds.",
        {{"command", "kworker/u256:3"}, {"pid", "917"}, {"seconds", "245"}}},
+      // training_metrics.yml (event: false; progress lines of Megatron-LM, DeepSpeed, the HF Trainer)
+      {"megatron_iteration",
+       " [2025-11-28 18:48:17] iteration       50/    5000 | consumed samples:        51200 | elapsed time per "
+       "iteration (ms): 1234.5 | throughput per GPU (TFLOP/s/GPU): 401.2 | learning rate: 2.999990E-04 | global "
+       "batch size:  1024 | lm loss: 6.681113E+00 | loss scale: 1.0 | grad norm: 1.234 | number of skipped "
+       "iterations:   0 | number of nan iterations:   0 |",
+       {{"iteration", "50"},
+        {"samples", "51200"},
+        {"step_ms", "1234.5"},
+        {"tflops", "401.2"},
+        {"lr", "2.999990E-04"},
+        {"loss", "6.681113E+00"},
+        {"grad_norm", "1.234"},
+        {"skipped", "0"},
+        {"nan", "0"}}},
+      {"megatron_iteration",  // Megatron-DeepSpeed: consumed tokens, no timestamp, fields of its own
+       " iteration      199/  317892 | consumed samples:       152832 | consumed tokens:    625999872 | elapsed "
+       "time per iteration (ms): 14287.5 | learning rate: 2.407E-04 | global batch size:   768 | lm loss: "
+       "5.905366E+00 | loss scale: 8192.0 | actual seqlen:  4096 | number of skipped iterations:   0 | number of "
+       "nan iterations:   0 | samples per second: 53.753 | tokens per gpu per second (tgs): 1146.731 | TFLOPs: "
+       "98.21 |",
+       {{"iteration", "199"},
+        {"samples", "152832"},
+        {"tokens", "625999872"},
+        {"step_ms", "14287.5"},
+        {"lr", "2.407E-04"},
+        {"loss", "5.905366E+00"},
+        {"skipped", "0"},
+        {"nan", "0"}}},
+      {"megatron_iteration",  // a skipped (overflowed) interval: no lm loss, no grad norm
+       " [2025-11-28 19:02:03] iteration      120/    5000 | consumed samples:       122880 | elapsed time per "
+       "iteration (ms): 987.0 | memory(GiB): 61.2 | elapsed time: 0:01:58 | remaining time: 1:20:11 | learning "
+       "rate: 3.000000E-04 | global batch size:  1024 | loss scale: 32768.0 | number of skipped iterations:   1 | "
+       "number of nan iterations:   1 |",
+       {{"iteration", "120"},
+        {"samples", "122880"},
+        {"step_ms", "987.0"},
+        {"lr", "3.000000E-04"},
+        {"skipped", "1"},
+        {"nan", "1"}}},
+      {"deepspeed_pipe_steps",
+       "steps: 100 loss: 2.3456 iter time (s): 1.234 samples/sec: 103.723",
+       {{"iteration", "100"}, {"loss", "2.3456"}, {"step_s", "1.234"}, {"samples_per_second", "103.723"}}},
+      {"deepspeed_pipe_steps",
+       "[2024-05-01 12:00:05,456] [INFO] [engine.py:590:_aggregate_total_loss] steps: 200 loss: 2.1021 iter time "
+       "(s): 0.987 samples/sec: 129.686",
+       {{"iteration", "200"}, {"loss", "2.1021"}, {"step_s", "0.987"}, {"samples_per_second", "129.686"}}},
+      {"deepspeed_pipe_steps",
+       "step:   300 /  1000 loss: 1.9876 aux_loss: 0.0123 iter time (s): 1.010 samples/sec: 126.733 eta: 0:11:47 ",
+       {{"iteration", "300"}, {"loss", "1.9876"}, {"step_s", "1.010"}, {"samples_per_second", "126.733"}}},
+      {"deepspeed_step_lr",
+       "[2024-05-01 12:00:00,123] [INFO] [logging.py:96:log_dist] [Rank 0] step=100, skipped=0, lr=[0.0001, "
+       "0.0001], mom=[(0.9, 0.999), (0.9, 0.999)]",
+       {{"iteration", "100"}, {"skipped", "0"}, {"lr", "0.0001"}}},
+      {"deepspeed_step_lr",
+       "[2023-11-07 01:55:23,711] [INFO] [logging.py:96:log_dist] [Rank 0] step=10, skipped=4, "
+       "lr=[4.99804827338393e-05, 4.99804827338393e-05], mom=[(0.9, 0.95), (0.9, 0.95)]",
+       {{"iteration", "10"}, {"skipped", "4"}, {"lr", "4.99804827338393e-05"}}},
+      {"deepspeed_step_lr",
+       "[2022-08-29 06:58:56,121] [INFO] [logging.py:68:log_dist] [Rank 0] step=20, skipped=17, lr=[5e-05], "
+       "mom=[(0.9, 0.999)]",
+       {{"iteration", "20"}, {"skipped", "17"}, {"lr", "5e-05"}}},
+      {"deepspeed_throughput",
+       "[2023-11-07 01:55:23,714] [INFO] [timer.py:260:stop] epoch=0/micro_step=40/global_step=10, "
+       "RunningAvgSamplesPerSec=25.025771473496132, CurrSamplesPerSec=25.704280480541442, MemAllocated=4.32GB, "
+       "MaxMemAllocated=38.49GB",
+       {{"samples_per_second", "25.704280480541442"}}},
+      {"deepspeed_throughput",
+       "[2022-08-29 06:58:56,176] [INFO] [timer.py:198:stop] 0/20, RunningAvgSamplesPerSec=232.7340551694273, "
+       "CurrSamplesPerSec=227.48090316379353, MemAllocated=0.36GB, MaxMemAllocated=15.06GB",
+       {{"samples_per_second", "227.48090316379353"}}},
+      {"deepspeed_throughput",
+       "[2023-08-02 00:41:17,936] [INFO] [timer.py:215:stop] epoch=0/micro_step=10/global_step=10, "
+       "RunningAvgSamplesPerSec=220.69530887096045, CurrSamplesPerSec=222.88787331278564, MemAllocated=0.07GB, "
+       "MaxMemAllocated=1.36GB",
+       {{"samples_per_second", "222.88787331278564"}}},
+      {"hf_trainer_log",
+       "{'loss': 1.2345, 'grad_norm': 0.5123, 'learning_rate': 2e-05, 'epoch': 0.5}",
+       {{"loss", "1.2345"}, {"grad_norm", "0.5123"}, {"lr", "2e-05"}, {"epoch", "0.5"}}},
+      {"hf_trainer_log",  // before 4.38: no grad_norm; after a tqdm bar
+       " 10%|#         | 100/1000 [01:00<09:00,  1.67it/s]{'loss': 2.0813, 'learning_rate': 4.9e-05, 'epoch': 0.02}",
+       {{"loss", "2.0813"}, {"lr", "4.9e-05"}, {"epoch", "0.02"}}},
+      {"hf_trainer_log",  // TRL's keys in between, include_num_input_tokens_seen
+       "{'loss': 0.6931, 'grad_norm': 1.8765432, 'learning_rate': 1.8e-05, 'num_tokens': 524288.0, "
+       "'mean_token_accuracy': 0.81, 'epoch': 0.62, 'num_input_tokens_seen': 1048576}",
+       {{"loss", "0.6931"}, {"grad_norm", "1.8765432"}, {"lr", "1.8e-05"}, {"epoch", "0.62"}, {"tokens", "1048576"}}},
+      {"hf_trainer_log",
+       "{'loss': nan, 'grad_norm': nan, 'learning_rate': 1.7e-05, 'epoch': 0.64}",
+       {{"loss", "nan"}, {"grad_norm", "nan"}, {"lr", "1.7e-05"}, {"epoch", "0.64"}}},
+      {"hf_trainer_summary",
+       "{'train_runtime': 1234.5678, 'train_samples_per_second': 45.6, 'train_steps_per_second': 1.2, "
+       "'train_loss': 1.5, 'epoch': 3.0}",
+       {{"samples_per_second", "45.6"}}},
+      {"hf_trainer_summary",
+       "{'train_runtime': 88.0412, 'train_samples_per_second': 340.75, 'train_steps_per_second': 42.594, "
+       "'total_flos': 1234567890.0, 'train_loss': 0.4567, 'epoch': 1.0}",
+       {{"samples_per_second", "340.75"}}},
+      {"hf_trainer_summary",
+       "{'train_runtime': 3600.1, 'train_samples_per_second': 8.021, 'train_steps_per_second': 0.334, "
+       "'train_loss': 2.8478, 'epoch': 2.24}",
+       {{"samples_per_second", "8.021"}}},
   };
 }
 
 inline std::vector<std::string> pack_negatives() {
   return {
+      "iteration       50/    5000 | lm loss: 6.681113E+00 | loss scale: 1.0 |",
+      "{'eval_loss': 1.1, 'eval_runtime': 2.0, 'eval_samples_per_second': 25.0, 'epoch': 1.0}",
+      "[Rank 0] step=100 finished",
+      "steps: 100 loss: 2.3456",
       "step 1200: loss 2.3451, grad norm 0.87, lr 3.0e-04",
       "Epoch 3 | Loss: 0.0123 | took 1.2 ms (1200000 nanoseconds)",
       "loss_scale: 65536.0, overflow: False",

@@ -4,6 +4,7 @@
 // traceback becomes one event.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <set>
 #include <string>
@@ -40,9 +41,10 @@ std::unique_ptr<Matcher> pack_matcher(const std::vector<LogRule>& rules) {
 
 TEST(Packs, AreEmbeddedSortedAndEveryRuleParses) {
   auto files = app::default_logwatch_rule_files();
-  ASSERT_EQ(files.size(), 2u);
+  ASSERT_EQ(files.size(), 3u);
   EXPECT_EQ(files[0].name, "kernel.yml");
   EXPECT_EQ(files[1].name, "training.yml");
+  EXPECT_EQ(files[2].name, "training_metrics.yml");
   std::vector<LogRule> rules = pack_rules();
   std::set<std::string> names;
   for (const LogRule& r : rules) names.insert(r.name);
@@ -64,13 +66,37 @@ TEST(Packs, AreEmbeddedSortedAndEveryRuleParses) {
                                       "aer_fatal",
                                       "oom_kill",
                                       "ib_link",
-                                      "hung_task"};
+                                      "hung_task",
+                                      "megatron_iteration",
+                                      "deepspeed_pipe_steps",
+                                      "deepspeed_step_lr",
+                                      "deepspeed_throughput",
+                                      "hf_trainer_log",
+                                      "hf_trainer_summary"};
   EXPECT_EQ(names, want);
   for (const LogRule& r : rules) {
     const bool kernel = r.origin.rfind("kernel.yml", 0) == 0;
     EXPECT_EQ(r.source, kernel ? SourceKind::kKmsg : SourceKind::kFiles) << r.name;
-    EXPECT_GT(r.dedup_ms, 0) << r.name;
     EXPECT_FALSE(r.labels.empty()) << r.name;
+    const bool metrics_pack = r.origin.rfind("training_metrics.yml", 0) == 0;
+    if (r.event) {
+      EXPECT_FALSE(metrics_pack) << r.name << ": the metrics pack makes no events";
+      EXPECT_GT(r.dedup_ms, 0) << r.name;  // an event rule folds its repeats
+      continue;
+    }
+    // A rule without events exists for its metrics: progress lines of one
+    // framework (the framework label), every metric a value of the line.
+    EXPECT_TRUE(metrics_pack) << r.name;
+    EXPECT_EQ(r.severity, Severity::kInfo) << r.name;
+    EXPECT_FALSE(r.metrics.empty()) << r.name;
+    EXPECT_TRUE(r.labels.count("framework")) << r.name;
+    for (const LogMetric& m : r.metrics) {
+      EXPECT_FALSE(m.value.empty()) << r.name << ": " << m.name;
+      EXPECT_TRUE(m.labels.empty()) << r.name << ": " << m.name << " (series per file and framework only)";
+      EXPECT_EQ(m.name.rfind("train_", 0), 0u) << r.name << ": " << m.name;
+      EXPECT_EQ(m.kind == MetricKind::kCounter, m.name.size() > 6 && m.name.substr(m.name.size() - 6) == "_total")
+          << r.name << ": " << m.name;
+    }
     // Counters are labelled only by few-valued groups.
     for (const std::string& c : r.counter_labels)
       EXPECT_TRUE(c == "xid" || c == "sxid" || c == "pci" || c == "state") << r.name << ": " << c;
@@ -102,6 +128,12 @@ TEST(Packs, EachPositiveLineMatchesExactlyItsRuleWithItsGroups) {
     ++per_rule[c.rule];
   }
   for (const LogRule& r : rules) EXPECT_GE(per_rule[r.name], r.name == "python_traceback" ? 2 : 3) << r.name;
+  // Every metric of the metrics pack reads a group some corpus line gives.
+  std::set<std::string> given;
+  for (const auto& c : testing::pack_positives())
+    for (const auto& [g, v] : c.groups) given.insert(c.rule + "." + g);
+  for (const LogRule& r : rules)
+    for (const LogMetric& m : r.metrics) EXPECT_TRUE(given.count(r.name + "." + m.value)) << r.name << ": " << m.name;
   EXPECT_GE(per_rule["xid"], 5);
 }
 
@@ -115,6 +147,27 @@ TEST(Packs, NearMissesMatchNothing) {
     for (const Match& x : out) ADD_FAILURE() << rules[x.pattern].name << " matched: " << line;
     EXPECT_TRUE(m->matches_none(line)) << line;
   }
+}
+
+// A progress line with a NaN is a metrics line and a nan_inf_loss event.
+TEST(Packs, ANaNInAProgressLineFeedsTheMetricsAndMakesAnEvent) {
+  auto p = Processor::build(pack_rules());
+  ASSERT_TRUE(p) << p.error();
+  std::vector<Event> ev;
+  const std::string log = "/var/log/train/rank0.log";
+  (*p)->line(log, false,
+             " [2025-11-28 18:50:01] iteration       60/    5000 | consumed samples:        61440 | elapsed time per "
+             "iteration (ms): 1250.0 | learning rate: 2.999980E-04 | global batch size:  1024 | lm loss: NAN | loss "
+             "scale: 1.0 | grad norm: nan | number of skipped iterations:   0 | number of nan iterations:   1 |",
+             1000, ev);
+  ASSERT_EQ(ev.size(), 1u);
+  EXPECT_EQ(ev[0].rule, "nan_inf_loss");
+  const MetricSeriesKey loss{"train_loss", log, {{"framework", "megatron"}}};
+  ASSERT_TRUE((*p)->metric_series().count(loss));
+  EXPECT_TRUE(std::isnan((*p)->metric_series().at(loss).value));
+  const MetricSeriesKey nan{"train_nan_iterations_total", log, {{"framework", "megatron"}}};
+  EXPECT_EQ((*p)->metric_series().at(nan).value, 1);
+  EXPECT_EQ((*p)->metric_parse_errors().at("megatron_iteration"), 0u);
 }
 
 TEST(Packs, AKernelLineCountsByItsCounterLabels) {
