@@ -78,7 +78,7 @@ scrape_configs:
 EOF
 export LLMON_FAKE_NVML_SCENARIO="$SCRATCH/scenario.json"
 start_llmon --nvml.library="$FAKE" --collect.interval=1s --scrape.config="$SCRATCH/scrape.yml" \
-  --rules.evaluation-interval=1s --logwatch.enabled=false
+  --rules.evaluation-interval=1s --logwatch.enabled=false --web.enable-push
 start_server bare /metrics "$LLMON" agent --web.listen-address=127.0.0.1:@PORT@ --storage.path="$SCRATCH/bare-data" \
   --nvml.library="$FAKE" --logwatch.enabled=false
 fetch "$llmon_URL/" "$SCRATCH/index.html"

@@ -178,6 +178,20 @@ if (bareUrl) {
   });
 }
 
+await check('a pushed group (--web.enable-push) gets its own card with its numbers', async () => {
+  const res = await fetch(url + '/metrics/job/finetune/run/r42', {
+    method: 'PUT',
+    headers: { 'Content-Type': 'text/plain; version=0.0.4' },
+    body: '# TYPE train_loss gauge\ntrain_loss 0.77\n',
+  });
+  assert(res.status === 200, `push answered ${res.status}: ${await res.text()}`);
+  await until(async () => (await one('train_loss{job="finetune"}')) === 0.77, 'the pushed loss in the store');
+  await page.goto(url + '/#/apps');
+  await until(async () => (await card('finetune').count()) === 1, 'a card for the pushed group');
+  await until(async () => (await field('finetune', 'loss')) === fmt.sig3(0.77), 'its loss');
+  await page.screenshot({ path: join(artifacts, 'applications-push.png'), fullPage: true });
+});
+
 await check('no console errors', async () => {
   assert(consoleErrors.length === 0, consoleErrors.join(' | '));
 });
