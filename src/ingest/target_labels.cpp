@@ -15,8 +15,14 @@ bool has_label(const std::vector<model::Label>& pairs, std::string_view name) {
 
 void apply_target_labels(std::vector<model::Label>& pairs, const std::vector<model::Label>& target, bool honor_labels) {
   if (honor_labels) {
+    // Present means present here, even with an empty value: Prometheus
+    // checks lset.Has, so a page's instance="" (the Pushgateway's) keeps the
+    // target's instance off and then drops out as empty.
+    auto present = [&](std::string_view name) {
+      return std::any_of(pairs.begin(), pairs.end(), [&](const model::Label& l) { return l.name == name; });
+    };
     for (const model::Label& t : target) {
-      if (t.value.empty() || has_label(pairs, t.name)) continue;
+      if (t.value.empty() || present(t.name)) continue;
       std::erase_if(pairs, [&](const model::Label& l) { return l.name == t.name; });
       pairs.push_back(t);
     }

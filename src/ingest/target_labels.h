@@ -6,7 +6,8 @@
 //     that name is taken by an exposed label, a target label or an earlier
 //     displaced one (shortest names first: resolveConflictingExposedLabels).
 //   honor_labels true: a target label is set only where the sample has no
-//     value for it.
+//     such label at all; an exposed empty value (instance="", as the
+//     Pushgateway exposes) keeps it off, and the result has neither.
 // Pure; `pairs` may be in any order and is left unsorted; empty values mean
 // absent, as everywhere.
 #pragma once
