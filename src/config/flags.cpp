@@ -30,7 +30,7 @@ std::vector<FlagSpec> build_table() {
        "127.0.0.1:8747",
        "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
        "agent there unless --url is given.",
-       {"agent", "query", "diagnose", "events", "health"}},
+       {"agent", "query", "diagnose", "events", "health", "snapshot"}},
       {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
       {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.",
        agent},
@@ -218,8 +218,9 @@ std::vector<FlagSpec> build_table() {
       {flag::kStep, "", "`llmon query`: step of a range query, seconds or a duration (15s, 1m).", query},
       {flag::kUrl,
        "",
-       "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>).",
-       {"query", "diagnose", "events", "health"}},
+       "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>). "
+       "`llmon snapshot` takes its diagnosis findings from there.",
+       {"query", "diagnose", "events", "health", "snapshot"}},
       {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.", {"snapshot"}},
       {flag::kJson,
        "false",
@@ -228,13 +229,14 @@ std::vector<FlagSpec> build_table() {
        {"snapshot", "tsdb", "query", "diagnose", "events", "health"}},
       {flag::kWindow,
        "15m",
-       "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time.",
-       {"agent", "diagnose"}},
+       "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time; "
+       "`llmon snapshot`: the window of the agent's findings it shows.",
+       {"agent", "diagnose", "snapshot"}},
       {flag::kDiagnoseSelector,
        "",
        "Matchers added to every query of a diagnosis, e.g. instance=\"gpu01:8747\" (empty: the agent's own "
        "job and instance in the agent; every series for `llmon diagnose --storage.path`).",
-       {"agent", "diagnose"}},
+       {"agent", "diagnose", "snapshot"}},
       {flag::kDiagnoseGpuPrice,
        "",
        "$ per GPU-hour by model, for idle-GPU cost: MODEL=PRICE,... matched as a substring of modelName "
