@@ -105,6 +105,10 @@ inline constexpr StringFlag kStep{"step"};
 inline constexpr StringFlag kUrl{"url"};
 inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
+inline constexpr BoolFlag kExplain{"explain"};
+inline constexpr StringFlag kDiagnoseLlmUrl{"diagnose.llm.url"};
+inline constexpr StringFlag kDiagnoseLlmModel{"diagnose.llm.model"};
+inline constexpr StringFlag kDiagnoseLlmApiKeyFile{"diagnose.llm.api-key-file"};
 inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
@@ -165,7 +169,8 @@ inline constexpr FlagRef kAll[] = {
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
-    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval,
+    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval, kExplain, kDiagnoseLlmUrl,
+    kDiagnoseLlmModel, kDiagnoseLlmApiKeyFile,
     kHealthStateDir, kHealthMergeWindow,
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,

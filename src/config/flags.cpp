@@ -237,6 +237,24 @@ std::vector<FlagSpec> build_table() {
        "Matchers added to every query of a diagnosis, e.g. instance=\"gpu01:8747\" (empty: the agent's own "
        "job and instance in the agent; every series for `llmon diagnose --storage.path`).",
        {"agent", "diagnose", "snapshot"}},
+      {flag::kExplain,
+       "false",
+       "`llmon diagnose`: also ask the model at --diagnose.llm.url to explain the findings in prose (sends the "
+       "findings and their evidence there; nothing is sent without this flag).",
+       {"diagnose"}},
+      {flag::kDiagnoseLlmUrl,
+       "",
+       "OpenAI-compatible chat-completions server for --explain, e.g. a local vLLM or llama.cpp server: "
+       "http://127.0.0.1:8000 (/v1/chat/completions is added) or the full .../chat/completions URL. Empty: off.",
+       {"diagnose"}},
+      {flag::kDiagnoseLlmModel,
+       "",
+       "Model name sent to --diagnose.llm.url (empty: the first of its /v1/models).",
+       {"diagnose"}},
+      {flag::kDiagnoseLlmApiKeyFile,
+       "",
+       "File holding a bearer token for --diagnose.llm.url (empty: none).",
+       {"diagnose"}},
       {flag::kDiagnoseGpuPrice,
        "",
        "$ per GPU-hour by model, for idle-GPU cost: MODEL=PRICE,... matched as a substring of modelName "
