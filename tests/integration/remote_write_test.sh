@@ -19,7 +19,9 @@ VM="${VICTORIA_METRICS:-victoria-metrics}"
 HAVE_VM=0
 if require_cmd "$VM"; then HAVE_VM=1; else log "victoria-metrics not installed: VictoriaMetrics part skipped"; fi
 
-SELECTOR='{__name__=~"node_load1|node_load5|node_memory_MemFree_bytes|up|scrape_samples_scraped"}'
+# Every series llmon stores (its collectors' on this host, its own, the rules').
+SELECTOR='{__name__=~".+"}'
+SELECTOR="${RW_SELECTOR:-$SELECTOR}"
 
 PROM_PORT="$(free_port)"
 mkdir -p "$SCRATCH/tsdb"
@@ -67,6 +69,7 @@ start_agent() {
 }
 kill9_agent() {
   kill -KILL "$LLMON_PID"
+  wait "$LLMON_PID" 2>/dev/null
   stop_pid "$LLMON_PID"
   log "llmon killed with -9"
 }
