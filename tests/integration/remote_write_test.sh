@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # remote_write without loss (docs/remote_write.md): `llmon agent` pushes its
 # stored samples to a real Prometheus 2.42 (--web.enable-remote-write-receiver)
-# and, when Debian's victoria-metrics is installed, to VictoriaMetrics too.
+# and, when Debian's victoria-metrics is installed (or VICTORIA_METRICS names
+# its binary), to VictoriaMetrics too.
 # Outage: the receivers are stopped; meanwhile the agent is killed with -9
 # and restarted (twice); then the receivers come back. Afterwards every
-# sample llmon stored for a chosen set of series up to a cut-off time is in
+# sample llmon stored (every series) up to a cut-off time is in
 # each receiver exactly once: the raw samples of both sides (an instant
 # query of `{...}[range]` at the cut-off) are compared series by series.
 # Usage: remote_write_test.sh <path-to-llmon-binary>
@@ -132,8 +133,8 @@ raw() {  # raw URL OUT: every raw sample of SELECTOR in the last 10 minutes befo
 }
 raw "http://127.0.0.1:$LLMON_PORT" "$SCRATCH/llmon.json"
 raw "http://127.0.0.1:$PROM_PORT" "$SCRATCH/prom.json"
-compare() {  # compare A B NAME
-  /usr/bin/env python3 - "$1" "$2" "$3" <<'PY'
+compare() {  # compare A B NAME [RELATIVE_TOLERANCE]
+  /usr/bin/env python3 - "$@" <<'PY'
 import json, sys
 def load(p):
     d = json.load(open(p))
@@ -145,6 +146,21 @@ def load(p):
         out[key] = pts
     return out
 a, b, name = load(sys.argv[1]), load(sys.argv[2]), sys.argv[3]
+# VictoriaMetrics keeps values to about 12 significant decimal digits
+# (its documented lossy float compression): compare within 1e-11 there.
+tol = float(sys.argv[4]) if len(sys.argv) > 4 else 0.0
+def same(p, q):
+    if len(p) != len(q):
+        return False
+    for (t1, v1), (t2, v2) in zip(p, q):
+        if t1 != t2:
+            return False
+        if v1 == v2:
+            continue
+        x, y = float(v1), float(v2)
+        if not (abs(x - y) <= tol * max(abs(x), abs(y))):
+            return False
+    return True
 if not a:
     sys.exit("llmon returned no series")
 bad = 0
@@ -154,7 +170,7 @@ for k, pts in a.items():
     total += len(pts)
     if len(got) != len(set(t for t, _ in got)):
         print(f"{name}: {dict(k)}: duplicate timestamps"); bad += 1
-    if pts != got:
+    if not same(pts, got):
         missing = sorted(set(pts) - set(got))[:5]
         extra = sorted(set(got) - set(pts))[:5]
         print(f"{name}: {dict(k)}: llmon {len(pts)} samples, {name} {len(got)}; missing {missing} extra {extra}")
@@ -166,6 +182,6 @@ PY
 compare "$SCRATCH/llmon.json" "$SCRATCH/prom.json" prometheus || fail "Prometheus does not hold exactly llmon's samples"
 if ((HAVE_VM)); then
   raw "http://127.0.0.1:$VM_PORT" "$SCRATCH/vm.json"
-  compare "$SCRATCH/llmon.json" "$SCRATCH/vm.json" victoriametrics || fail "VictoriaMetrics differs"
+  compare "$SCRATCH/llmon.json" "$SCRATCH/vm.json" victoriametrics 1e-11 || fail "VictoriaMetrics differs"
 fi
 log "PASS"
