@@ -78,7 +78,7 @@ Expected<std::unique_ptr<RemoteWrite>> RemoteWrite::create(const config::Setting
   auto file = remote::parse_remote_write_config(*text, path);
   if (!file) return file.status();
   auto rw = std::unique_ptr<RemoteWrite>(new RemoteWrite());
-  const std::string storage = s.get(config::flag::kStoragePath);
+  const std::string& storage = s.get(config::flag::kStoragePath);
   for (const auto& c : file->remote_write) {
     auto post = remote::http_post_fn(c);
     if (!post) return post.status();

@@ -302,7 +302,7 @@ Expected<PostFn> http_post_fn(const RemoteWriteConfig& c) {
   net::http::ClientOptions co;
   co.timeout_ms = static_cast<int>(std::min<int64_t>(c.remote_timeout_ms, 1 << 30));
   co.connect_timeout_ms = std::min(co.timeout_ms, 5000);
-  co.max_response_body_bytes = 64 * 1024;
+  co.max_response_body_bytes = size_t{64} * 1024;
   co.tls_ca_file = c.tls.ca_file;
   co.tls_cert_file = c.tls.cert_file;
   co.tls_key_file = c.tls.key_file;

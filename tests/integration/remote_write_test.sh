@@ -126,9 +126,8 @@ if ((HAVE_VM)); then
   sleep 2
 fi
 
-RANGE="$((CUT - ${START_TS:-0}))"
 raw() {  # raw URL OUT: every raw sample of SELECTOR in the last 10 minutes before CUT
-  curl -s --max-time 20 -G "$1/api/v1/query" --data-urlencode "query=$SELECTOR[10m]" \
+  curl -s --max-time 20 -G "$1/api/v1/query" --data-urlencode "query=${SELECTOR}[10m]" \
     --data-urlencode "time=$CUT" >"$2" || fail "query $1 failed"
 }
 raw "http://127.0.0.1:$LLMON_PORT" "$SCRATCH/llmon.json"
