@@ -330,9 +330,12 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     diagnosis->start();
   }
   while (wait_for_signal() == AgentSignal::kReload) {
-    log.info("SIGHUP: reloading rules and the scrape config");
+    log.info("SIGHUP: reloading rules, the scrape config and remote_write");
     if (alerting) alerting->reload();
     if (scraping) (void)scraping->reload();
+    if (remote_write) {
+      if (Status st = remote_write->reload(); !st) log.error("remote_write reload failed", {{"err", st.message()}});
+    }
   }
   log.info("shutting down");
   if (diagnosis) diagnosis->stop();

@@ -10,7 +10,7 @@ using model::MetricType;
 
 class RemoteWriteCollector final : public collector::Collector {
  public:
-  explicit RemoteWriteCollector(std::vector<const remote::Queue*> q) : q_(std::move(q)) {}
+  explicit RemoteWriteCollector(const RemoteWrite& rw) : rw_(rw) {}
 
   Status collect(model::SnapshotBuilder& out) override {
     struct Family {
@@ -48,23 +48,20 @@ class RemoteWriteCollector final : public collector::Collector {
         {"llmon_remote_storage_wal_corruptions_total", "Damaged WAL stretches skipped by the queue's reader.",
          MetricType::kCounter, &remote::QueueStats::wal_corruptions},
     };
-    std::vector<remote::QueueStats> stats;
-    for (const auto* q : q_) stats.push_back(q->stats());
+    const std::vector<RemoteWrite::QueueView> q = rw_.views();
     for (const Family& fam : kFamilies) {
       auto f = out.family(fam.name, fam.help, fam.type, {"remote_name", "url"});
-      for (size_t i = 0; i < q_.size(); ++i)
-        f.add({q_[i]->name(), q_[i]->url()}, static_cast<double>(stats[i].*fam.field));
+      for (const auto& v : q) f.add({v.name, v.url}, static_cast<double>(v.stats.*fam.field));
     }
     auto f = out.family("llmon_remote_storage_highest_timestamp_sent_seconds",
                         "Newest sample timestamp the receiver acknowledged, in Unix seconds.", MetricType::kGauge,
                         {"remote_name", "url"});
-    for (size_t i = 0; i < q_.size(); ++i)
-      f.add({q_[i]->name(), q_[i]->url()}, static_cast<double>(stats[i].highest_sent_ms) / 1000.0);
+    for (const auto& v : q) f.add({v.name, v.url}, static_cast<double>(v.stats.highest_sent_ms) / 1000.0);
     return Status::ok();
   }
 
  private:
-  std::vector<const remote::Queue*> q_;
+  const RemoteWrite& rw_;
 };
 
 }  // namespace
@@ -73,40 +70,74 @@ Expected<std::unique_ptr<RemoteWrite>> RemoteWrite::create(const config::Setting
                                                            const base::Clock& clock, base::Logger& log) {
   const std::string& path = s.get(config::flag::kRemoteWriteConfig);
   if (path.empty()) return std::unique_ptr<RemoteWrite>();
-  auto text = base::read_file(path);
-  if (!text) return Status::error("--remote-write.config " + path + ": " + text.error());
-  auto file = remote::parse_remote_write_config(*text, path);
+  std::unique_ptr<RemoteWrite> rw(new RemoteWrite(path, s.get(config::flag::kStoragePath), db, clock, log));
+  auto queues = rw->build();
+  if (!queues) return queues.status();
+  rw->queues_ = std::move(*queues);
+  return rw;
+}
+
+Expected<std::vector<std::unique_ptr<remote::Queue>>> RemoteWrite::build() const {
+  auto text = base::read_file(path_);
+  if (!text) return Status::error("--remote-write.config " + path_ + ": " + text.error());
+  auto file = remote::parse_remote_write_config(*text, path_);
   if (!file) return file.status();
-  auto rw = std::unique_ptr<RemoteWrite>(new RemoteWrite());
-  const std::string& storage = s.get(config::flag::kStoragePath);
+  std::vector<std::unique_ptr<remote::Queue>> out;
   for (const auto& c : file->remote_write) {
     auto post = remote::http_post_fn(c);
     if (!post) return post.status();
     remote::QueueOptions o;
     o.config = c;
     o.external_labels = file->external_labels;
-    o.storage_path = storage;
-    o.position_path = storage + "/remote_write/" + remote::queue_hash(c) + ".pos";
-    o.store = &db;
-    auto q = remote::Queue::create(std::move(o), std::move(*post), clock, log);
+    o.storage_path = storage_;
+    o.position_path = storage_ + "/remote_write/" + remote::queue_hash(c) + ".pos";
+    o.store = &db_;
+    auto q = remote::Queue::create(std::move(o), std::move(*post), clock_, log_);
     if (!q) return q.status();
-    rw->queues_.push_back(std::move(*q));
+    out.push_back(std::move(*q));
   }
-  return rw;
+  return out;
 }
 
 void RemoteWrite::start() {
+  std::lock_guard lock(mu_);
+  started_ = true;
   for (auto& q : queues_) q->start();
 }
 
 void RemoteWrite::stop() {
+  std::lock_guard lock(mu_);
+  started_ = false;
   for (auto& q : queues_) q->stop();
 }
 
+Status RemoteWrite::reload() {
+  // The old queues stop (saving nothing past what was acknowledged) before
+  // the new ones read their positions.
+  std::lock_guard lock(mu_);
+  for (auto& q : queues_) q->stop();
+  auto fresh = build();
+  if (!fresh) {
+    if (started_)
+      for (auto& q : queues_) q->start();
+    return fresh.status();
+  }
+  queues_ = std::move(*fresh);
+  if (started_)
+    for (auto& q : queues_) q->start();
+  log_.info("remote_write config reloaded", {{"queues", std::to_string(queues_.size())}});
+  return Status::ok();
+}
+
+std::vector<RemoteWrite::QueueView> RemoteWrite::views() const {
+  std::lock_guard lock(mu_);
+  std::vector<QueueView> out;
+  for (const auto& q : queues_) out.push_back({q->name(), q->url(), q->stats()});
+  return out;
+}
+
 std::unique_ptr<collector::Collector> RemoteWrite::make_collector() const {
-  std::vector<const remote::Queue*> q;
-  for (const auto& p : queues_) q.push_back(p.get());
-  return std::make_unique<RemoteWriteCollector>(std::move(q));
+  return std::make_unique<RemoteWriteCollector>(*this);
 }
 
 }  // namespace llmon::app

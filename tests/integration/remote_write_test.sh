@@ -4,7 +4,8 @@
 # and, when Debian's victoria-metrics is installed (or VICTORIA_METRICS names
 # its binary), to VictoriaMetrics too.
 # Outage: the receivers are stopped; meanwhile the agent is killed with -9
-# and restarted (twice); then the receivers come back. Afterwards every
+# and restarted (twice); then the receivers come back, and a SIGHUP
+# reloads the queues while they catch up. Afterwards every
 # sample llmon stored (every series) up to a cut-off time is in
 # each receiver exactly once: the raw samples of both sides (an instant
 # query of `{...}[range]` at the cut-off) are compared series by series.
@@ -106,7 +107,11 @@ sleep 3
 start_prom
 start_vm
 log "receivers back"
-sleep 2
+sleep 1
+# A SIGHUP while catching up rebuilds the queues from their saved positions.
+kill -HUP "$LLMON_PID"
+sleep 1
+grep -q "remote_write config reloaded" "$SCRATCH/llmon.log" || fail "SIGHUP did not reload remote_write"
 CUT="$(date +%s)"
 # Wait until the queue acknowledged everything up to CUT.
 caught_up() {
