@@ -218,6 +218,9 @@ bool Queue::step() {
     log_.warn("remote_write: reading the WAL", {{"queue", name_}, {"err", r.error()}});
     return false;
   }
+  if (r->rewound)
+    log_.warn("remote_write: the WAL segment is shorter than the saved position (power cut?); resending it",
+              {{"queue", name_}, {"segment", std::to_string(pos_.segment)}});
   if (r->corruptions) {
     log_.error("remote_write: damaged WAL records skipped (counted as dropped)",
                {{"queue", name_}, {"detail", r->corruption_detail}});

@@ -1,6 +1,7 @@
 #include "remote/wal_reader.h"
 
 #include <algorithm>
+#include <filesystem>
 
 #include "tsdb/wal/record_log.h"
 
@@ -34,6 +35,18 @@ Expected<ReadResult> WalReader::read(const ReadPosition& from, size_t max_sample
     res.lost_first = res.lost_end = 0;
     pos.segment = segs->front();
     pos.offset = pos.skip = 0;
+  }
+  {
+    // A segment shorter than the position: records we read were lost from
+    // it (a power cut before the store's fdatasync, then its tail repair).
+    // Re-read the segment from its start: repeats are identical samples,
+    // which receivers store once; skipping could lose new records.
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(wal::segment_path(dir, pos.segment), ec);
+    if (!ec && pos.offset > size) {
+      res.rewound = true;
+      pos.offset = pos.skip = 0;
+    }
   }
   res.next = pos;
   size_t room = max_samples;

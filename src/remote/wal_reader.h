@@ -30,6 +30,7 @@ struct ReadResult {
   bool caught_up = false;   // reached the end of the newest segment
   uint32_t lost_first = 0;  // segments [lost_first, lost_end) were gone before being read
   uint32_t lost_end = 0;
+  bool rewound = false;      // the position's segment was shorter than the position: re-read from its start
   uint64_t corruptions = 0;  // damaged stretches skipped (their records are lost)
   std::string corruption_detail;
 };

@@ -105,5 +105,17 @@ TEST(WalReader, ReportsSegmentsRemovedBeforeTheyWereRead) {
   EXPECT_EQ(res->next.max_sent_ms, 500);
 }
 
+TEST(WalReader, PositionPastTheEndOfItsSegmentRereadsTheSegment) {
+  TempDir dir;
+  write_store(dir.path());
+  WalReader r(dir.path());
+  std::vector<wal::SampleEntry> out;
+  auto res = r.read({2, 1 << 20, 0, 0}, 100, out);
+  ASSERT_TRUE(res);
+  EXPECT_TRUE(res->rewound);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].t_ms, 4000);
+}
+
 }  // namespace
 }  // namespace llmon::remote
