@@ -274,6 +274,12 @@ bool Queue::step() {
     g.series[it->second].samples.push_back({s.t_ms, s.v});
     ++g.samples;
   }
+  if (unknown && reader_.take_reload_failure()) {
+    // The series log could not be read just now: send nothing, retry the
+    // same position at the next poll.
+    log_.warn("remote_write: cannot read the series log; retrying", {{"queue", name_}});
+    return false;
+  }
   if (unknown) {
     log_.error("remote_write: samples of series missing from the series log (dropped)",
                {{"queue", name_}, {"samples", std::to_string(unknown)}});

@@ -138,7 +138,10 @@ const model::Labels* WalReader::labels(storage::SeriesRef ref) {
   // A series is logged before its first sample: one reload finds it, or it
   // is gone for good (remembered, so it costs one reload, not one per record).
   if (missing_.count(ref)) return nullptr;
-  if (!reload_series()) return nullptr;
+  if (Status st = reload_series(); !st) {
+    reload_failed_ = true;  // transient (the store swapping in a rewritten log): not "missing"
+    return nullptr;
+  }
   it = series_.find(ref);
   if (it == series_.end()) {
     missing_.insert(ref);

@@ -16,6 +16,7 @@
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "base/status.h"
@@ -43,8 +44,10 @@ class WalReader {
   Expected<ReadResult> read(const ReadPosition& from, size_t max_samples, std::vector<tsdb::wal::SampleEntry>& out);
 
   // The labels of `ref`, or nullptr when the series log does not have it
-  // (even after a reload).
+  // (even after a reload) or could not be read (then take_reload_failure()
+  // is true: try again later rather than drop).
   const model::Labels* labels(storage::SeriesRef ref);
+  bool take_reload_failure() { return std::exchange(reload_failed_, false); }
 
   std::string wal_dir() const { return path_ + "/wal"; }
 
@@ -54,6 +57,7 @@ class WalReader {
   std::string path_;
   std::unordered_map<storage::SeriesRef, model::Labels> series_;
   std::unordered_set<storage::SeriesRef> missing_;
+  bool reload_failed_ = false;
   std::vector<tsdb::wal::SampleEntry> tmp_;
 };
 

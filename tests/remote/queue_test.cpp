@@ -198,6 +198,21 @@ TEST(Queue, SegmentsTruncatedBeforeSendingAreReadBackFromTheStore) {
   EXPECT_EQ(r.got, expected(2, 1, 40));
 }
 
+TEST(Queue, UnreadableSeriesLogDelaysButDropsNothing) {
+  Fixture f;
+  append_cycles(*f.db, 2, 1, 4);
+  Receiver r;
+  auto q = f.queue(r);
+  // The store swaps in a rewritten series log: for a moment there is none.
+  std::filesystem::rename(f.dir.path() + "/series", f.dir.path() + "/series.old");
+  EXPECT_FALSE(q->step());
+  EXPECT_EQ(q->stats().samples_dropped, 0u);
+  EXPECT_TRUE(r.got.empty());
+  std::filesystem::rename(f.dir.path() + "/series.old", f.dir.path() + "/series");
+  drain(*q);
+  EXPECT_EQ(r.got, expected(2, 1, 4));
+}
+
 TEST(Queue, DamagedPositionFileIsAnError) {
   Fixture f;
   std::filesystem::create_directories(f.dir.path() + "/remote_write");
