@@ -136,6 +136,7 @@ inline constexpr StringFlag kLogwatchForwardSyslogFacility{"logwatch.forward.sys
 inline constexpr StringFlag kLogwatchForwardLoki{"logwatch.forward.loki"};
 inline constexpr StringFlag kLogwatchForwardLokiFormat{"logwatch.forward.loki-format"};
 inline constexpr StringFlag kLogwatchForwardLokiLabels{"logwatch.forward.loki-labels"};
+inline constexpr StringFlag kRemoteWriteConfig{"remote-write.config"};
 inline constexpr StringFlag kEventsPath{"events.path"};
 inline constexpr DurationFlag kEventsRetention{"events.retention"};
 inline constexpr BytesFlag kEventsMaxSize{"events.max-size"};
@@ -177,7 +178,7 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
     kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
-    kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
+    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
 };
 // clang-format on
 
