@@ -105,6 +105,10 @@ inline constexpr StringFlag kStep{"step"};
 inline constexpr StringFlag kUrl{"url"};
 inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
+// llmon top (docs/top.md)
+inline constexpr DurationFlag kTopInterval{"top.interval"};
+inline constexpr BoolFlag kTopAscii{"top.ascii"};
+inline constexpr StringFlag kTopColors{"top.colors"};
 inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
@@ -164,7 +168,7 @@ inline constexpr FlagRef kAll[] = {
     kQueryLookbackDelta, kRulesDefaults, kRulesFile,
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
-    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
+    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson, kTopInterval, kTopAscii, kTopColors,
     kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval,
     kHealthStateDir, kHealthMergeWindow,
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
