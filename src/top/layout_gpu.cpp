@@ -38,16 +38,16 @@ struct ColDef {
 };
 
 const std::vector<ColDef>& columns(Tier t) {
-  static const std::vector<ColDef> kCompact = {{Col::kIdx, 3, "GPU", false},  {Col::kName, 12, "NAME", false},
-                                               {Col::kUtil, 4, "UTIL", true}, {Col::kUtilChart, 10, "", false},
-                                               {Col::kMem, 9, "MEM", true},   {Col::kMemBar, 6, "", false},
+  static const std::vector<ColDef> kCompact = {{Col::kIdx, 3, "GPU", false},  {Col::kName, 9, "NAME", false},
+                                               {Col::kUtil, 4, "UTIL", true}, {Col::kUtilChart, 8, "", false},
+                                               {Col::kMem, 9, "MEM", true},   {Col::kMemBar, 5, "", false},
                                                {Col::kTemp, 4, "TEMP", true}, {Col::kPower, 8, "POWER", true},
                                                {Col::kClock, 4, "MHZ", true}, {Col::kFlags, 0, "FLAGS", false}};
   static const std::vector<ColDef> kMedium = {
-      {Col::kIdx, 3, "GPU", false},     {Col::kName, 20, "NAME", false}, {Col::kUtil, 4, "UTIL", true},
+      {Col::kIdx, 3, "GPU", false},     {Col::kName, 17, "NAME", false}, {Col::kUtil, 4, "UTIL", true},
       {Col::kUtilChart, 20, "", false}, {Col::kMem, 9, "MEM", true},     {Col::kMemBar, 10, "", false},
-      {Col::kMemChart, 10, "", false},  {Col::kTemp, 4, "TEMP", true},   {Col::kPower, 9, "POWER", true},
-      {Col::kClock, 5, "SM MHZ", true}, {Col::kFlags, 0, "FLAGS", false}};
+      {Col::kMemChart, 11, "", false},  {Col::kTemp, 4, "TEMP", true},   {Col::kPower, 9, "POWER", true},
+      {Col::kClock, 6, "SM MHZ", true}, {Col::kFlags, 0, "FLAGS", false}};
   static const std::vector<ColDef> kWide = {
       {Col::kIdx, 3, "GPU", false},     {Col::kName, 24, "NAME", false}, {Col::kUtil, 4, "UTIL", true},
       {Col::kUtilChart, 40, "", false}, {Col::kMem, 11, "MEM", true},    {Col::kMemBar, 12, "", false},
