@@ -89,9 +89,13 @@ void draw_cell(Screen& s, int x, int y, const ColDef& c, int w, const GpuRow& g,
     case Col::kIdx:
       put(g.index.empty() ? "-" : g.index, palette::kLabel);
       break;
-    case Col::kName:
-      put(short_name(g.name), base);
+    case Col::kName: {
+      // Narrow: the model alone ("H100"); the rest of the name rarely differs on one host.
+      std::string n = short_name(g.name);
+      if (w < 12 && n.find(' ') != std::string::npos) n.erase(n.find(' '));
+      put(n, base);
       break;
+    }
     case Col::kUtil:
       put(percent(g.util_pct), g.util_pct ? palette::level(*g.util_pct) : base);
       break;
