@@ -114,6 +114,7 @@ class TopLoop {
     model::SnapshotPtr cur = sched_.run_cycle(wall_ms());
     sum_ = summary::summarize(*prev_, *cur);
     summary::mark_no_data(sum_, sched_.no_data_collectors());
+    sum_.interval_s = static_cast<double>(interval_ms_) / 1000.0;  // the title shows the nominal one
     hist_.record(sum_.gpus);
     prev_ = std::move(cur);
     draw_.message = failed_message(sum_);

@@ -25,6 +25,7 @@ for e in "$REPO"/tests/fixtures/gpu_host/proc/*; do ln -sfn "$e" "$PROC/$(basena
 
 # A tmux server of our own (its socket in SCRATCH), killed at exit.
 SOCK="$SCRATCH/tmux.sock"
+export LC_ALL=C.UTF-8  # tmux reads and captures the panes as UTF-8
 tm() { tmux -S "$SOCK" -f /dev/null "$@"; }
 trap 'rc=$?; tm kill-server >/dev/null 2>&1; (exit $rc); itest_cleanup' EXIT
 
@@ -88,6 +89,11 @@ print(names, [(r['pid'], r['user'], r['sm']) for r in rows], file=sys.stderr)
 sys.exit(0 if ok else 1)" || { pane "$1" >&2; fail "$1: table check failed: $2"; }
 }
 
+log "without a terminal: exit 2 and a message"
+rc=0
+"$LLMON" top </dev/null >"$SCRATCH/notty.out" 2>&1 || rc=$?
+[[ $rc -eq 2 ]] && grep -q "needs a terminal" "$SCRATCH/notty.out" || fail "llmon top without a terminal: rc $rc, $(cat "$SCRATCH/notty.out")"
+
 log "80x24: GPUs, processes, golden screen"
 start s80 80 24
 # 8 GPU rows and processes; the sparklines are full (16 samples) after ~4 s.
@@ -120,7 +126,7 @@ keys s80 / C-u r e s e a r c h Enter
 wait_pane s80 "'filter \"research\"' in t"
 check_table s80 "len(rows) >= 1 and all(r['user'] == 'alice' and 4101 <= r['pid'] <= 4108 for r in rows)"
 keys s80 Escape
-wait_pane s80 "'filter' not in ls[-1] and '4101' in t and '5301' in t"
+wait_pane s80 "'filter' not in [l for l in ls if l.strip()][-1] and '4101' in t and '5301' in t"
 
 log "help overlay and selection"
 keys s80 '?'
