@@ -38,12 +38,16 @@ measure() {
   sleep "$MEASURE_S"
   t1="$(cpu_ticks "$pid")"
   rss="$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status")"
+  # It must have drawn a screen, or the figure means nothing.
+  drawn="$(tm capture-pane -p -t "$name" | tr -d ' \n' | wc -c)"
   tm kill-session -t "$name"
+  ((drawn > 1000)) || { echo "$name drew only $drawn characters" >&2; exit 1; }
   awk -v n="$name" -v d="$((t1 - t0))" -v hz="$HZ" -v s="$MEASURE_S" -v r="$rss" \
     'BEGIN {printf "%-10s %6.2f %% of a core  %7d kB RSS\n", n, 100 * d / hz / s, r}'
 }
 
-echo "llmon top vs btop vs htop: ${COLS}x${ROWS}, 1 s refresh, ${MEASURE_S} s measured after ${WARM_S} s"
+echo "llmon top vs btop vs htop: ${COLS}x${ROWS}, 1 s refresh, ${MEASURE_S} s measured after ${WARM_S} s;" \
+  "$(ls /proc | grep -c '^[0-9]') processes, $(nproc) CPUs; $(btop --version | head -1), $(htop --version | head -1)"
 measure llmon-top "env LLMON_FAKE_NVML_SCENARIO=$REPO/tests/fake_nvml/scenarios/h100x8.json $LLMON top --nvml.library=$FAKE --top.interval=1s"
 measure btop "btop"
 measure htop "htop -d 10"
