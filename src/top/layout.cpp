@@ -58,7 +58,7 @@ ProcessArea draw(Screen& s, const summary::HostSummary& h, const GpuHistory& his
   const int status_y = hgt - 1;
   const int avail = hgt - 2;  // between title and status line
   const int host = detail::host_rows(h, w);
-  const int gpu_want = 1 + std::max<int>(1, static_cast<int>(h.gpus.gpus.size()));
+  const int gpu_want = 1 + std::max<int>(1, static_cast<int>(h.gpus.gpus.size()) + detail::mig_rows(h.gpus));
   // Processes keep at least a header and three rows; then the host panel;
   // the GPUs get the rest (at least their header and one row).
   int gpu_rows = std::clamp(avail - host - 4, 2, gpu_want);

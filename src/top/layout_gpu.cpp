@@ -163,6 +163,12 @@ std::string throttle_code(const std::string& r) {
   return r;
 }
 
+int mig_rows(const summary::GpuSummary& g) {
+  int n = 0;
+  for (const GpuRow& r : g.gpus) n += static_cast<int>(r.mig.size());
+  return n;
+}
+
 std::vector<Badge> gpu_badges(const GpuRow& g) {
   std::vector<Badge> out;
   if (g.lost) out.push_back({"LOST", palette::kCrit});
@@ -207,12 +213,33 @@ int draw_gpus(Screen& s, int y, int max_y, const summary::GpuSummary& g, const G
     s.text(1, y, why, palette::kDimText, s.width() - 1);
     return y + 1;
   }
+  // MIG instances get rows of their own under their GPU when all of them fit.
+  const bool with_mig = max_y - y >= static_cast<int>(g.gpus.size()) + mig_rows(g);
   for (const GpuRow& r : g.gpus) {
     if (y >= max_y) break;
     const GpuSeries* h = hist.find(r);
     for (size_t i = 0; i < cols.size(); ++i)
       if (ws[i] > 0 && xs[i] < s.width()) draw_cell(s, xs[i], y, cols[i], std::min(ws[i], s.width() - xs[i]), r, h, o);
     ++y;
+    if (!with_mig) continue;
+    for (const summary::MigInstance& m : r.mig) {
+      if (y >= max_y) break;
+      GpuRow inst;  // the instance as a row: its memory only
+      inst.mem_used_bytes = m.mem_used_bytes;
+      inst.mem_total_bytes = m.mem_total_bytes;
+      for (size_t i = 0; i < cols.size(); ++i) {
+        if (ws[i] <= 0 || xs[i] >= s.width()) continue;
+        int w = std::min(ws[i], s.width() - xs[i]);
+        if (cols[i].col == Col::kName) {
+          std::string t = std::string(o.ascii ? "`-" : "└ ") + (m.profile.empty() ? "mig" : m.profile) + " #" +
+                          (m.instance_id.empty() ? "-" : m.instance_id);
+          s.text(xs[i], y, fit(t, w, o.ascii ? "~" : "…"), palette::kDimText, w);
+        } else if (cols[i].col == Col::kMem || cols[i].col == Col::kMemBar) {
+          draw_cell(s, xs[i], y, cols[i], w, inst, nullptr, o);
+        }
+      }
+      ++y;
+    }
   }
   return y;
 }

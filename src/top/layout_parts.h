@@ -34,6 +34,8 @@ ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const 
                            ViewState& v, const DrawOptions& o);
 void draw_help(Screen& s, const DrawOptions& o);
 
+// MIG instances of all GPUs (each a row under its GPU when there is room).
+int mig_rows(const summary::GpuSummary& g);
 // Rows the host section takes at this width.
 int host_rows(const summary::HostSummary& h, int width);
 

@@ -121,6 +121,32 @@ TEST(Layout, SelectedRowIsReversedAndScrollFollowsIt) {
   EXPECT_NE(small.to_text().find("52388"), std::string::npos) << small.to_text();
 }
 
+TEST(Layout, MigInstancesGetRowsWhenTheyFit) {
+  constexpr double kGiB = 1024.0 * 1024 * 1024;
+  summary::HostSummary h = testing::sample_host();
+  h.gpus.gpus.resize(2);
+  for (const char* id : {"1", "2"}) {
+    summary::MigInstance m;
+    m.profile = "3g.40gb";
+    m.instance_id = id;
+    m.mem_used_bytes = 2 * kGiB;
+    m.mem_total_bytes = 39.5 * kGiB;
+    h.gpus.gpus[0].mig.push_back(m);
+  }
+  ViewState v;
+  std::string t = draw_text(120, 40, v, false, h);
+  EXPECT_NE(t.find("\n    └ 3g.40gb #1 "), std::string::npos) << t;
+  EXPECT_NE(t.find("└ 3g.40gb #2 "), std::string::npos) << t;
+  EXPECT_NE(t.find("2.0G/40G"), std::string::npos) << t;
+  EXPECT_NE(t.find("MIG2"), std::string::npos) << t;
+  // No room: the GPU rows stay, the instance rows go.
+  h.gpus.gpus.resize(8, h.gpus.gpus[1]);
+  for (size_t i = 1; i < 8; ++i) h.gpus.gpus[i].mig = h.gpus.gpus[0].mig;
+  t = draw_text(80, 24, v, false, h);
+  EXPECT_EQ(t.find("3g.40gb #1"), std::string::npos) << t;
+  EXPECT_NE(t.find("MIG2"), std::string::npos) << t;
+}
+
 TEST(Layout, NoGpusSaysWhy) {
   summary::HostSummary h = testing::sample_host();
   h.gpus = {};
