@@ -16,6 +16,9 @@ namespace llmon::app {
 enum class AgentSignal { kStop, kReload };
 int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wait_for_signal);
 int run_snapshot(const config::Settings& s, std::FILE* out);
+// `llmon top`: the live terminal view (docs/top.md) until q or a signal;
+// 2 without a terminal on stdin/stdout.
+int run_top(const config::Settings& s, std::FILE* err);
 // `llmon tsdb import FILE...` / `llmon tsdb inspect [--json]` (--storage.path).
 int run_tsdb(const config::Settings& s, std::FILE* out, std::FILE* err);
 // `llmon query EXPR [--time | --start --end --step] [--json] [--url]`: asks a

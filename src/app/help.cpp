@@ -29,6 +29,8 @@ void write_help(std::FILE* out, bool markdown) {
   const char* usage =
       "llmon agent      collect every interval and serve /metrics\n"
       "llmon snapshot   one-shot summary of the host from two cycles\n"
+      "llmon top [--top.interval=1s] [--top.ascii] [--top.colors=auto]\n"
+      "                 live terminal view: GPUs, host, GPU processes (docs/top.md)\n"
       "llmon tsdb import FILE...  backfill Prometheus text (ms timestamps; .gz ok) into --storage.path\n"
       "llmon tsdb inspect [--json]  series, samples, bytes on disk and per sample, cardinality of --storage.path\n"
       "llmon tsdb dump [METRIC]    samples of --storage.path as Prometheus text with ms timestamps\n"

@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
     });
   }
   if (cmd == "snapshot") return llmon::app::run_snapshot(*settings, stdout);
+  if (cmd == "top") return llmon::app::run_top(*settings, stderr);
   if (cmd == "tsdb") return llmon::app::run_tsdb(*settings, stdout, stderr);
   if (cmd == "query") return llmon::app::run_query(*settings, stdout, stderr);
   if (cmd == "diagnose") return llmon::app::run_diagnose(*settings, stdout, stderr);

@@ -105,6 +105,10 @@ inline constexpr StringFlag kStep{"step"};
 inline constexpr StringFlag kUrl{"url"};
 inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
+// llmon top (docs/top.md)
+inline constexpr DurationFlag kTopInterval{"top.interval"};
+inline constexpr BoolFlag kTopAscii{"top.ascii"};
+inline constexpr StringFlag kTopColors{"top.colors"};
 inline constexpr BoolFlag kExplain{"explain"};
 inline constexpr StringFlag kDiagnoseLlmUrl{"diagnose.llm.url"};
 inline constexpr StringFlag kDiagnoseLlmModel{"diagnose.llm.model"};
@@ -169,7 +173,7 @@ inline constexpr FlagRef kAll[] = {
     kQueryLookbackDelta, kRulesDefaults, kRulesFile,
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
-    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
+    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson, kTopInterval, kTopAscii, kTopColors,
     kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval, kExplain, kDiagnoseLlmUrl,
     kDiagnoseLlmModel, kDiagnoseLlmApiKeyFile,
     kHealthStateDir, kHealthMergeWindow,

@@ -20,7 +20,7 @@ struct Row {
 
 std::vector<FlagSpec> build_table() {
   const std::vector<std::string> agent{"agent"};
-  const std::vector<std::string> collect{"agent", "snapshot"};
+  const std::vector<std::string> collect{"agent", "snapshot", "top"};
   const std::vector<std::string> storage{"agent", "tsdb", "diagnose"};
   const std::vector<std::string> query{"query", "diagnose", "events"};
   const Row rows[] = {
@@ -222,6 +222,16 @@ std::vector<FlagSpec> build_table() {
        "`llmon snapshot` takes its diagnosis findings from there.",
        {"query", "diagnose", "events", "health", "snapshot"}},
       {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.", {"snapshot"}},
+      {flag::kTopInterval, "1s", "`llmon top`: time between refreshes (one collection cycle each).", {"top"}},
+      {flag::kTopAscii,
+       "false",
+       "`llmon top`: ASCII characters only (charts, bars, boxes), for terminals or fonts without UTF-8.",
+       {"top"}},
+      {flag::kTopColors,
+       "auto",
+       "`llmon top`: 256, 16 or none; auto: none when NO_COLOR is set or TERM is dumb, 256 when TERM or "
+       "COLORTERM says so, else 16.",
+       {"top"}},
       {flag::kJson,
        "false",
        "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
