@@ -225,7 +225,7 @@ std::vector<FlagSpec> build_table() {
        "false",
        "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
        "query`'s API response as received.",
-       {"snapshot", "tsdb", "query", "diagnose", "events", "health"}},
+       {"snapshot", "tsdb", "query", "diagnose", "events", "health", "trace"}},
       {flag::kWindow,
        "15m",
        "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time.",
