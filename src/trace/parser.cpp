@@ -118,9 +118,12 @@ class Parser {
         return;
       } catch (const NeedMore&) {
         p_ = start;
-        if (!refill())
+        // At the end of the input f runs once more with eof_ set, so that it
+        // can accept an end where one is allowed.
+        if (eof_)
           throw SyntaxError{abs(end_), std::string("truncated: the input ends inside ") + what +
                                            " that starts at byte " + std::to_string(start_abs)};
+        refill();
       }
     }
   }
@@ -327,7 +330,7 @@ class Parser {
       return n;
     }
     double d = 0;
-    std::from_chars(s, q, d);
+    if (std::from_chars(s, q, d).ec != std::errc()) return n;  // out of double's range
     if (std::fabs(d) < 9.2e18) n.i = static_cast<int64_t>(d);
     if (std::fabs(d) < 9.2e15) n.milli = static_cast<int64_t>(d * 1000);
     return n;
@@ -530,6 +533,11 @@ class Parser {
           if (*p_ != ',') fail("expected ',' or ']' after an event, found '" + printable(*p_) + "'");
           ++p_;
           if (top_level_array) {
+            while (p_ < end_ && is_space(*p_)) ++p_;
+            if (p_ == end_ && eof_) {  // a trailing comma, then the end
+              done = true;
+              return;
+            }
             ws();
             if (*p_ == ']') {  // trailing comma before the end
               ++p_;
