@@ -10,6 +10,10 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace llmon::trace {
 
 Expected<size_t> StringSource::read(char* buf, size_t n) {
@@ -26,6 +30,23 @@ struct SyntaxError {
   uint64_t offset;
   std::string what;
 };
+
+// The first '"' or '\\' in [p, end), or nullptr: the string scanner's inner
+// loop, 16 bytes at a time with SSE2 (every x86-64 has it).
+const char* find_quote_or_backslash(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+  while (end - p >= 16) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    int mask = _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)));
+    if (mask) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  for (; p < end; ++p)
+    if (*p == '"' || *p == '\\') return p;
+  return nullptr;
+}
 
 bool is_space(char c) {
   return c == ' ' || c == '\n' || c == '\r' || c == '\t';
@@ -168,9 +189,9 @@ class Parser {
     const char* s = p_ + 1;
     const char* from = s;
     for (;;) {
-      const char* q = static_cast<const char*>(std::memchr(from, '"', static_cast<size_t>(end_ - from)));
+      const char* q = find_quote_or_backslash(from, end_);
       if (!q) throw NeedMore{};
-      if (std::memchr(from, '\\', static_cast<size_t>(q - from))) return str_escaped(s, lenient);
+      if (*q == '\\') return str_escaped(s, lenient);
       p_ = q + 1;
       if (!lenient || string_ends_here()) return {s, static_cast<size_t>(q - s)};
       from = q + 1;
