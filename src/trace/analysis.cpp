@@ -73,23 +73,46 @@ std::vector<std::pair<uint32_t, int64_t>> self_times(std::vector<Span> ops) {
   return out;
 }
 
-std::vector<GroupStat> groups_of(const std::vector<std::pair<std::string, int64_t>>& items) {
-  std::unordered_map<std::string, GroupStat> by;
+// Per group index (an enum's value): count, sum, share; largest first.
+std::vector<GroupStat> groups_of(const std::vector<std::pair<int, int64_t>>& items, int n,
+                                 std::string_view (*name_of)(int)) {
+  std::vector<GroupStat> by(static_cast<size_t>(n));
   int64_t total = 0;
   for (const auto& [g, dur] : items) {
-    GroupStat& s = by[g];
-    s.name = g;
-    ++s.count;
-    s.sum += dur;
+    ++by[static_cast<size_t>(g)].count;
+    by[static_cast<size_t>(g)].sum += dur;
     total += dur;
   }
   std::vector<GroupStat> out;
-  for (auto& [g, s] : by) {
+  for (int g = 0; g < n; ++g) {
+    GroupStat& s = by[static_cast<size_t>(g)];
+    if (s.count == 0) continue;
+    s.name = name_of(g);
     s.share = total > 0 ? static_cast<double>(s.sum) / static_cast<double>(total) : 0;
     out.push_back(std::move(s));
   }
   std::sort(out.begin(), out.end(),
             [](const GroupStat& a, const GroupStat& b) { return a.sum != b.sum ? a.sum > b.sum : a.name < b.name; });
+  return out;
+}
+
+std::string_view type_name(int t) {
+  return kernel_type_name(static_cast<KernelType>(t));
+}
+std::string_view class_name(int c) {
+  return kernel_class_name(static_cast<KernelClass>(c));
+}
+
+// The union of intervals as disjoint sorted intervals.
+std::vector<std::pair<int64_t, int64_t>> merged(std::vector<std::pair<int64_t, int64_t>> iv) {
+  std::sort(iv.begin(), iv.end());
+  std::vector<std::pair<int64_t, int64_t>> out;
+  for (const auto& x : iv) {
+    if (!out.empty() && x.first <= out.back().second)
+      out.back().second = std::max(out.back().second, x.second);
+    else
+      out.push_back(x);
+  }
   return out;
 }
 
@@ -172,40 +195,48 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
   r.kernels_used = kernels.size();
 
   // Classify each kernel name once.
-  std::vector<bool> is_compute(d.names.size(), false);
-  std::vector<std::string> type_of(d.names.size()), class_of(d.names.size()), group_of(d.names.size());
-  std::vector<bool> done(d.names.size(), false);
+  std::vector<bool> is_compute(d.names.size(), false), done(d.names.size(), false);
+  std::vector<int> type_of(d.names.size(), 0), class_of(d.names.size(), 0);
+  std::vector<std::string> group_of(d.names.size());
   for (const Span& k : kernels) {
     if (done[k.name]) continue;
     done[k.name] = true;
     KernelType t = kernel_type(d.names[k.name]);
+    KernelClass c = kernel_class(d.names[k.name]);
     is_compute[k.name] = t == KernelType::kComputation;
-    type_of[k.name] = kernel_type_name(t);
-    class_of[k.name] = kernel_class_name(kernel_class(d.names[k.name]));
-    group_of[k.name] = type_of[k.name] + "/" + class_of[k.name];
+    type_of[k.name] = static_cast<int>(t);
+    class_of[k.name] = static_cast<int>(c);
+    group_of[k.name] = std::string(kernel_type_name(t)) + "/" + std::string(kernel_class_name(c));
   }
   r.temporal = temporal_breakdown(kernels, is_compute);
 
-  std::vector<std::pair<std::string, int64_t>> types, classes;
+  std::vector<std::pair<int, int64_t>> types, classes;
   std::vector<std::pair<uint32_t, int64_t>> by_name;
+  types.reserve(kernels.size());
+  classes.reserve(kernels.size());
+  by_name.reserve(kernels.size());
   for (const Span& k : kernels) {
     types.emplace_back(type_of[k.name], k.dur);
     classes.emplace_back(class_of[k.name], k.dur);
     by_name.emplace_back(k.name, k.dur);
   }
-  r.by_type = groups_of(types);
-  r.by_class = groups_of(classes);
+  r.by_type = groups_of(types, static_cast<int>(KernelType::kOther) + 1, type_name);
+  r.by_class = groups_of(classes, static_cast<int>(KernelClass::kOther) + 1, class_name);
   r.top_kernels = top_by_name(by_name, d.names, opts, &r.kernel_names, &group_of);
   r.top_operators = top_by_name(self_times(d.cpu_ops), d.names, opts, &r.operator_names, nullptr);
 
-  // GPU busy time inside each step.
-  for (Step& s : r.steps) {
+  // GPU busy time inside each step: the merged kernel intervals clipped to it.
+  if (!r.steps.empty()) {
     std::vector<std::pair<int64_t, int64_t>> iv;
-    for (const Span& k : kernels) {
-      int64_t a = std::max(k.ts, s.ts), b = std::min(k.end(), s.ts + s.dur);
-      if (a < b) iv.emplace_back(a, b);
+    iv.reserve(kernels.size());
+    for (const Span& k : kernels) iv.emplace_back(k.ts, k.end());
+    auto busy = merged(std::move(iv));
+    for (Step& s : r.steps) {
+      int64_t lo = s.ts, hi = s.ts + s.dur;
+      auto it = std::lower_bound(busy.begin(), busy.end(), lo,
+                                 [](const std::pair<int64_t, int64_t>& x, int64_t v) { return x.second <= v; });
+      for (; it != busy.end() && it->first < hi; ++it) s.gpu_busy += std::min(it->second, hi) - std::max(it->first, lo);
     }
-    s.gpu_busy = union_length(std::move(iv));
   }
   return r;
 }

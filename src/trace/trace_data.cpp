@@ -26,10 +26,12 @@ int32_t small(int64_t v) {
 }  // namespace
 
 uint32_t TraceBuilder::intern(std::string_view s) {
-  key_.assign(s);
-  auto [it, fresh] = ids_.try_emplace(key_, static_cast<uint32_t>(d_.names.size()));
-  if (fresh) d_.names.push_back(key_);
-  return it->second;
+  auto it = ids_.find(s);
+  if (it != ids_.end()) return it->second;
+  auto id = static_cast<uint32_t>(d_.names.size());
+  d_.names.emplace_back(s);
+  ids_.emplace(std::string(s), id);
+  return id;
 }
 
 void TraceBuilder::skip(const char* why, uint64_t offset) {
@@ -66,11 +68,15 @@ void TraceBuilder::add_complete(const RawEvent& e, int64_t ts, int64_t dur, std:
 
 void TraceBuilder::on_event(const RawEvent& e) {
   ++d_.events;
-  ++d_.phases[e.ph];
+  ++phase_counts_[static_cast<unsigned char>(e.ph)];
   if (!e.cat.empty()) {
-    auto it = d_.categories.find(e.cat);
-    if (it == d_.categories.end()) it = d_.categories.emplace(std::string(e.cat), 0).first;
-    ++it->second;
+    if (!last_cat_count_ || e.cat != last_cat_) {
+      auto it = d_.categories.find(e.cat);
+      if (it == d_.categories.end()) it = d_.categories.emplace(std::string(e.cat), 0).first;
+      last_cat_.assign(e.cat);
+      last_cat_count_ = &it->second;
+    }
+    ++*last_cat_count_;
   }
   switch (e.ph) {
     case 'X':
@@ -112,6 +118,8 @@ TraceData TraceBuilder::finish(TraceHeader header) {
   for (auto& [tid, stack] : open_)
     for (const Open& o : stack) skip("begin event without an end", o.offset);
   open_.clear();
+  for (int c = 0; c < 256; ++c)
+    if (phase_counts_[c]) d_.phases[static_cast<char>(c)] = phase_counts_[c];
   d_.header = std::move(header);
   int64_t k = d_.header.ns_per_unit();
   if (k != 1) {

@@ -69,9 +69,15 @@ class TraceBuilder : public EventSink {
     uint64_t offset;
   };
   TraceData d_;
-  std::unordered_map<std::string, uint32_t> ids_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
+  uint64_t phase_counts_[256] = {};
+  std::string last_cat_;
+  uint64_t* last_cat_count_ = nullptr;
   std::unordered_map<int64_t, std::vector<Open>> open_;  // B events per thread
-  std::string key_;
 };
 
 }  // namespace llmon::trace
