@@ -2,10 +2,11 @@
 """The straightforward Python baseline of `llmon trace analyze`: json.load
 the whole trace (.json or .json.gz) and compute HTA's temporal breakdown
 (docs/trace.md#analyses) with the same kernel selection: events with a
-`stream` arg other than -1; with >= 2 ProfilerStep#N annotations only
+`stream` arg other than -1 (an integer: ROCm runtime calls carry "0x0"); with >= 2 ProfilerStep#N annotations only
 kernels whose launch (by correlation) precedes the last step; times
 truncated to integer microseconds (ns for displayTimeUnit "ns" traces).
 Prints one JSON object. Usage: trace_breakdown.py FILE"""
+import decimal
 import gzip
 import json
 import re
@@ -40,7 +41,10 @@ def main(path):
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rb") as f:
         trace = json.load(f)
-    scale = 1000 if trace.get("displayTimeUnit") == "ns" else 1
+    scale = 1000 if isinstance(trace, dict) and trace.get("displayTimeUnit") == "ns" else 1
+    if scale == 1000:  # ns traces: µs with three decimals, beyond a double's precision at 1.7e15
+        with opener(path, "rb") as f:
+            trace = json.load(f, parse_float=decimal.Decimal)
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
     kernels, launches, steps = [], {}, []
     for e in events:
@@ -48,7 +52,8 @@ def main(path):
             continue
         args = e.get("args") or {}
         ts, dur = int(e["ts"] * scale), int(e["dur"] * scale)
-        if args.get("stream", -1) != -1:
+        stream = args.get("stream", -1)
+        if isinstance(stream, int) and stream != -1:  # ROCm's runtime calls carry "stream": "0x0"
             kernels.append((ts, ts + dur, e.get("name", ""), args.get("correlation")))
         elif e.get("cat") in LAUNCH and "correlation" in args:
             launches.setdefault(args["correlation"], ts)
@@ -62,9 +67,8 @@ def main(path):
         kt = max(k[1] for k in kernels) - min(k[0] for k in kernels)
         idle = kt - union([(k[0], k[1]) for k in kernels])
         compute = union([(k[0], k[1]) for k in kernels if is_compute(k[2])])
-        unit = 1 / scale  # to µs
-        out.update(kernel_time_us=kt * unit, idle_us=idle * unit, compute_us=compute * unit,
-                   non_compute_us=(kt - compute - idle) * unit)
+        out.update(kernel_time_us=kt / scale, idle_us=idle / scale, compute_us=compute / scale,
+                   non_compute_us=(kt - compute - idle) / scale)
     print(json.dumps(out))
 
 
