@@ -21,7 +21,6 @@ PY=/usr/bin/python3
 [[ -x "$LLMON" ]] || { echo "build llmon first ($LLMON)" >&2; exit 2; }
 SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/llmon-trace-bench.XXXXXX")"
 bench_on_exit() { rm -rf "$SCRATCH"; }
-trap 'bench_on_exit' EXIT
 
 TRACE="$SCRATCH/trace.json"
 log "generating a ${SIZE_MB} MB trace"
