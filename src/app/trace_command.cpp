@@ -1,7 +1,7 @@
 // `llmon trace analyze FILE|DIR [--json]` (docs/trace.md): each rank's
 // PyTorch profiler trace parsed as a stream and analysed like HTA: temporal
 // breakdown, kernel types and classes, top kernels and operators (flagged
-// at or above 30 % share), steps. Exit codes: 0 ok, 1 a file did not parse,
+// at or above --trace.threshold percent, default 30), steps. Exit codes: 0 ok, 1 a file did not parse,
 // 2 usage errors.
 #include <cstdio>
 #include <string>
@@ -19,7 +19,8 @@ namespace {
 int usage(std::FILE* err, const std::string& why) {
   std::fprintf(err,
                "llmon trace: %s\n"
-               "usage: llmon trace analyze FILE|DIR [--json]   (Kineto/torch.profiler .json or .json.gz)\n",
+               "usage: llmon trace analyze FILE|DIR [--json] [--trace.threshold=30] [--trace.top=10]\n"
+               "       (Kineto/torch.profiler .json or .json.gz; a DIR of rank files)\n",
                why.c_str());
   return 2;
 }
@@ -84,6 +85,11 @@ int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err) {
   auto files = trace::list_trace_files(pos[1]);
   if (!files) return usage(err, files.error());
   trace::AnalyzeOptions opts;
+  int64_t threshold = s.get(config::flag::kTraceThreshold), top = s.get(config::flag::kTraceTop);
+  if (threshold < 0 || threshold > 100) return usage(err, "--trace.threshold must be a percentage from 0 to 100");
+  if (top < 1) return usage(err, "--trace.top must be at least 1");
+  opts.flag_share = static_cast<double>(threshold) / 100.0;
+  opts.top_n = static_cast<size_t>(top);
   std::vector<trace::FileReport> reports;
   int rc = 0;
   for (size_t i = 0; i < files->size(); ++i) {
