@@ -22,6 +22,7 @@
 #include "app/logwatch_setup.h"
 #include "app/notify_setup.h"
 #include "app/push_setup.h"
+#include "app/remote_write_setup.h"
 #include "app/rule_loading.h"
 #include "app/scrape_setup.h"
 #include "app/setup.h"
@@ -191,6 +192,18 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   } else if (!s.get(config::flag::kScrapeConfig).empty() || !s.get(config::flag::kScrapeDiscover).empty()) {
     log.warn("--scrape.config and --scrape.discover are not used: scraping needs the time-series store");
   }
+  // remote_write (--remote-write.config): queues fed from the store's WAL.
+  std::unique_ptr<RemoteWrite> remote_write;
+  if (db) {
+    auto rw = RemoteWrite::create(s, *db, clock, log);
+    if (!rw) {
+      log.error("remote_write disabled", {{"err", rw.error()}});
+    } else if (*rw) {
+      remote_write = std::move(*rw);
+      remote_write->start();
+      collectors.push_back({"remote_write", remote_write->make_collector()});
+    }
+  }
   // Pushgateway-style pushes (--web.enable-push) into the store.
   std::unique_ptr<scrape::PushIngest> pushes;
   if (db) {
@@ -317,9 +330,12 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     diagnosis->start();
   }
   while (wait_for_signal() == AgentSignal::kReload) {
-    log.info("SIGHUP: reloading rules and the scrape config");
+    log.info("SIGHUP: reloading rules, the scrape config and remote_write");
     if (alerting) alerting->reload();
     if (scraping) (void)scraping->reload();
+    if (remote_write) {
+      if (Status st = remote_write->reload(); !st) log.error("remote_write reload failed", {{"err", st.message()}});
+    }
   }
   log.info("shutting down");
   if (diagnosis) diagnosis->stop();
@@ -332,6 +348,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (watcher) watcher->stop();  // commits the last positions
   for (auto& f : forwarders) f->stop();
   server.stop();
+  if (remote_write) remote_write->stop();
   if (db) {
     if (Status st = db->close(); !st) log.error("closing the time-series store", {{"err", st.message()}});
   }

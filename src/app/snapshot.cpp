@@ -13,6 +13,7 @@
 #include "app/health_setup.h"
 #include "app/setup.h"
 #include "app/snapshot_apps.h"
+#include "app/snapshot_findings.h"
 #include "summary/host_summary.h"
 
 namespace llmon::app {
@@ -55,6 +56,7 @@ int run_snapshot(const config::Settings& settings, std::FILE* out) {
     sum.apps = apps->rows(static_cast<double>(second_fetch_ms - first_fetch_ms) / 1000.0);
     summary::attach_gpus(sum.apps, sum.gpus);
   }
+  add_agent_findings(s, sum);
   for (const std::string& p : problems) std::fprintf(stderr, "llmon snapshot: %s\n", p.c_str());
   std::string text = s.get(config::flag::kJson) ? summary::format_json(sum) : summary::format_text(sum);
   std::fwrite(text.data(), 1, text.size(), out);

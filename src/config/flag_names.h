@@ -105,6 +105,10 @@ inline constexpr StringFlag kStep{"step"};
 inline constexpr StringFlag kUrl{"url"};
 inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
+inline constexpr BoolFlag kExplain{"explain"};
+inline constexpr StringFlag kDiagnoseLlmUrl{"diagnose.llm.url"};
+inline constexpr StringFlag kDiagnoseLlmModel{"diagnose.llm.model"};
+inline constexpr StringFlag kDiagnoseLlmApiKeyFile{"diagnose.llm.api-key-file"};
 inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
@@ -132,6 +136,7 @@ inline constexpr StringFlag kLogwatchForwardSyslogFacility{"logwatch.forward.sys
 inline constexpr StringFlag kLogwatchForwardLoki{"logwatch.forward.loki"};
 inline constexpr StringFlag kLogwatchForwardLokiFormat{"logwatch.forward.loki-format"};
 inline constexpr StringFlag kLogwatchForwardLokiLabels{"logwatch.forward.loki-labels"};
+inline constexpr StringFlag kRemoteWriteConfig{"remote-write.config"};
 inline constexpr StringFlag kEventsPath{"events.path"};
 inline constexpr DurationFlag kEventsRetention{"events.retention"};
 inline constexpr BytesFlag kEventsMaxSize{"events.max-size"};
@@ -168,14 +173,15 @@ inline constexpr FlagRef kAll[] = {
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson,
-    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval,
+    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval, kExplain, kDiagnoseLlmUrl,
+    kDiagnoseLlmModel, kDiagnoseLlmApiKeyFile,
     kHealthStateDir, kHealthMergeWindow,
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
     kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
-    kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
+    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
 };
 // clang-format on
 

@@ -30,7 +30,7 @@ std::vector<FlagSpec> build_table() {
        "127.0.0.1:8747",
        "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
        "agent there unless --url is given.",
-       {"agent", "query", "diagnose", "events", "health"}},
+       {"agent", "query", "diagnose", "events", "health", "snapshot"}},
       {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
       {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.",
        agent},
@@ -218,8 +218,9 @@ std::vector<FlagSpec> build_table() {
       {flag::kStep, "", "`llmon query`: step of a range query, seconds or a duration (15s, 1m).", query},
       {flag::kUrl,
        "",
-       "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>).",
-       {"query", "diagnose", "events", "health"}},
+       "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>). "
+       "`llmon snapshot` takes its diagnosis findings from there.",
+       {"query", "diagnose", "events", "health", "snapshot"}},
       {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.", {"snapshot"}},
       {flag::kJson,
        "false",
@@ -228,13 +229,32 @@ std::vector<FlagSpec> build_table() {
        {"snapshot", "tsdb", "query", "diagnose", "events", "health", "trace"}},
       {flag::kWindow,
        "15m",
-       "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time.",
-       {"agent", "diagnose"}},
+       "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time; "
+       "`llmon snapshot`: the window of the agent's findings it shows.",
+       {"agent", "diagnose", "snapshot"}},
       {flag::kDiagnoseSelector,
        "",
        "Matchers added to every query of a diagnosis, e.g. instance=\"gpu01:8747\" (empty: the agent's own "
        "job and instance in the agent; every series for `llmon diagnose --storage.path`).",
-       {"agent", "diagnose"}},
+       {"agent", "diagnose", "snapshot"}},
+      {flag::kExplain,
+       "false",
+       "`llmon diagnose`: also ask the model at --diagnose.llm.url to explain the findings in prose (sends the "
+       "findings and their evidence there; nothing is sent without this flag).",
+       {"diagnose"}},
+      {flag::kDiagnoseLlmUrl,
+       "",
+       "OpenAI-compatible chat-completions server for --explain, e.g. a local vLLM or llama.cpp server: "
+       "http://127.0.0.1:8000 (/v1/chat/completions is added) or the full .../chat/completions URL. Empty: off.",
+       {"diagnose"}},
+      {flag::kDiagnoseLlmModel,
+       "",
+       "Model name sent to --diagnose.llm.url (empty: the first of its /v1/models).",
+       {"diagnose"}},
+      {flag::kDiagnoseLlmApiKeyFile,
+       "",
+       "File holding a bearer token for --diagnose.llm.url (empty: none).",
+       {"diagnose"}},
       {flag::kDiagnoseGpuPrice,
        "",
        "$ per GPU-hour by model, for idle-GPU cost: MODEL=PRICE,... matched as a substring of modelName "
@@ -310,6 +330,12 @@ std::vector<FlagSpec> build_table() {
       {flag::kLogwatchForwardLokiFormat, "protobuf", "Loki push body: protobuf (snappy-compressed) or json.", agent},
       {flag::kLogwatchForwardLokiLabels, "",
        "Comma-separated k=v stream labels added to Loki pushes (besides job, host, rule, severity, source).", agent},
+      {flag::kRemoteWriteConfig, "",
+       "remote_write configuration in Prometheus's format (a remote_write: list: url, headers, basic_auth, "
+       "authorization, tls_config, write_relabel_configs, queue_config; global.external_labels). Each endpoint "
+       "is fed from the store's WAL with a durable read position, so restarts and outages lose nothing "
+       "(docs/remote_write.md). Empty: off.",
+       agent},
       {flag::kEventsPath,
        "",
        "Directory of the log events journal (empty: <--storage.path>/events).",

@@ -251,6 +251,22 @@ std::string format_text(const HostSummary& s) {
           human_bytes(s.swap_total_bytes).c_str());
   format_gpu_text(s.gpus, out);
   format_apps_text(s.apps, s.gpus, out);
+  if (!s.findings_source.empty()) {
+    appendf(out, "\nFINDINGS  from the agent at %s over the last %lld s", s.findings_source.c_str(),
+            static_cast<long long>(s.findings_window_ms / 1000));
+    if (s.findings.empty())
+      out += ": none, healthy\n";
+    else
+      out += "\n";
+    const size_t shown = std::min<size_t>(s.findings.size(), 5);
+    for (size_t i = 0; i < shown; ++i)
+      appendf(out, "  %-8s %-20s %s\n", s.findings[i].severity.c_str(), s.findings[i].kind.c_str(),
+              s.findings[i].summary.c_str());
+    if (s.findings.size() > shown)
+      appendf(out, "  ... %zu more: llmon diagnose --url=%s\n", s.findings.size() - shown, s.findings_source.c_str());
+  } else if (!s.findings_note.empty()) {
+    appendf(out, "\nFINDINGS  %s\n", s.findings_note.c_str());
+  }
   if (!s.net.empty()) {
     appendf(out, "\nNET   %-16s %12s %12s %10s %10s %8s\n", "device", "rx/s", "tx/s", "rx pkt/s", "tx pkt/s", "err+drop");
     for (const auto& n : s.net)
@@ -355,6 +371,12 @@ std::string format_json(const HostSummary& s) {
   j["filesystems"] = fss;
   add_gpu_json(s.gpus, j);
   add_apps_json(s.apps, j);
+  json findings = json::array();
+  for (const auto& f : s.findings)
+    findings.push_back({{"severity", f.severity}, {"kind", f.kind}, {"summary", f.summary}, {"subject", f.subject}});
+  j["findings"] = findings;
+  j["findings_source"] = s.findings_source;
+  j["findings_window_seconds"] = s.findings_window_ms / 1000;
   j["failed_collectors"] = s.failed_collectors;
   j["no_data_collectors"] = s.no_data_collectors;
   return j.dump(2) + "\n";

@@ -5,6 +5,7 @@
 // gpu_summary's, filled by summarize() over the same interval.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,13 @@ struct FsUsage {
   bool readonly = false, device_error = false;
 };
 
+// A diagnosis finding as the snapshot shows it (from a running agent's
+// /api/v1/diagnosis: findings need history the snapshot does not have).
+struct FindingRow {
+  std::string severity, kind, summary;
+  std::map<std::string, std::string> subject;
+};
+
 struct HostSummary {
   int64_t timestamp_ms = 0;
   double interval_s = 0;
@@ -53,6 +61,11 @@ struct HostSummary {
   GpuSummary gpus;  // summarize_gpus(before, after, interval_s)
   // Scraped applications (set by the command, then attach_gpus); empty: none asked for.
   std::vector<AppRow> apps;
+  // The agent's findings over --window, most important first, and where
+  // they came from ("" : no agent answered; findings_note says why).
+  std::vector<FindingRow> findings;
+  std::string findings_source, findings_note;
+  int64_t findings_window_ms = 0;
   std::vector<std::string> failed_collectors;
   // Of the collectors with success 0, those that found nothing to read
   // (absent hardware or kernel module): set by the caller, which knows the

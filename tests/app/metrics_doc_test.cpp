@@ -86,7 +86,12 @@ std::string generate() {
     auto snap = sched.run_cycle(2000);
     // The fake NVML's Xid events arrive from tick 2 on a watcher thread
     // (waited for up to 20 s: under a loaded parallel ctest 3 s was too short).
-    for (int i = 3; info.name == "gpu" && i < 400 && !has_family(*snap, "llmon_gpu_xid_errors_total"); ++i) {
+    // The three event families can appear in different cycles: wait for all.
+    auto events_in = [](const model::Snapshot& sn) {
+      return has_family(sn, "llmon_gpu_xid_errors_total") && has_family(sn, "DCGM_FI_DEV_XID_ERRORS") &&
+             has_family(sn, "llmon_gpu_events_total");
+    };
+    for (int i = 3; info.name == "gpu" && i < 400 && !events_in(*snap); ++i) {
       std::this_thread::sleep_for(std::chrono::milliseconds(50));
       snap = sched.run_cycle(i * 1000);
     }

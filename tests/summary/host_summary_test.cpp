@@ -123,5 +123,33 @@ TEST(HostSummary, EmptySnapshotsGiveEmptySummary) {
   EXPECT_NO_THROW(format_json(s));
 }
 
+TEST(HostSummary, FindingsFromTheAgentOrWhyNot) {
+  HostSummary s;
+  s.findings_source = "http://127.0.0.1:8747";
+  s.findings_window_ms = 900'000;
+  for (int i = 0; i < 7; ++i)
+    s.findings.push_back({"warning", "idle_gpu", "GPU " + std::to_string(i) + " idle", {{"gpu", std::to_string(i)}}});
+  std::string text = format_text(s);
+  EXPECT_NE(text.find("\nFINDINGS  from the agent at http://127.0.0.1:8747 over the last 900 s\n"
+                      "  warning  idle_gpu             GPU 0 idle\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("GPU 5 idle"), std::string::npos) << "at most five";
+  EXPECT_NE(text.find("  ... 2 more: llmon diagnose --url=http://127.0.0.1:8747\n"), std::string::npos);
+  auto j = nlohmann::json::parse(format_json(s));
+  EXPECT_EQ(j["findings"].size(), 7u);
+  EXPECT_EQ(j["findings"][0]["subject"]["gpu"], "0");
+
+  HostSummary none;
+  none.findings_source = "http://a:1";
+  none.findings_window_ms = 60'000;
+  EXPECT_NE(format_text(none).find("FINDINGS  from the agent at http://a:1 over the last 60 s: none, healthy\n"),
+            std::string::npos);
+  HostSummary noagent;
+  noagent.findings_note = "no agent at http://127.0.0.1:8747 (findings need its history: run `llmon agent`)";
+  EXPECT_NE(format_text(noagent).find("\nFINDINGS  no agent at"), std::string::npos);
+  EXPECT_TRUE(nlohmann::json::parse(format_json(noagent))["findings"].empty());
+}
+
 }  // namespace
 }  // namespace llmon::summary

@@ -4,6 +4,7 @@
 // pressure stalls; every core busy) or on storage (I/O pressure stalls,
 // iowait, a disk busy all the time). Each signal adds confidence.
 #include <algorithm>
+#include <cmath>
 
 #include "diagnose/detector.h"
 #include "diagnose/format.h"
@@ -50,15 +51,25 @@ class InputBound final : public Detector {
     const std::string psi_cpu_q = "rate(" + ctx.sel("node_pressure_cpu_waiting_seconds_total") + "[" + w + "])";
     const std::string busy_q = "1 - avg(rate(" + ctx.sel("node_cpu_seconds_total", "mode=\"idle\"") + "[" + w + "]))";
     promql::Vector procs = ctx.query(proc_q);
+    // The loader's main loop pegs one thread: a process at one core (0.9-1.1)
+    // is the suspect even when others use more cores in parallel; failing
+    // that, the busiest process at 0.9 cores or more.
     const promql::VectorSample* pinned = nullptr;
     for (const auto& p : procs)
-      if (p.v >= 0.9 && (!pinned || p.v > pinned->v)) pinned = &p;
+      if (p.v >= 0.9 && p.v <= 1.1 && (!pinned || std::abs(p.v - 1) < std::abs(pinned->v - 1))) pinned = &p;
+    if (!pinned)
+      for (const auto& p : procs)
+        if (p.v >= 0.9 && (!pinned || p.v > pinned->v)) pinned = &p;
     double psi_cpu = scalar(psi_cpu_q), busy = scalar(busy_q);
     // I/O.
     const std::string psi_io_q = "rate(" + ctx.sel("node_pressure_io_waiting_seconds_total") + "[" + w + "])";
     const std::string iowait_q = "avg(rate(" + ctx.sel("node_cpu_seconds_total", "mode=\"iowait\"") + "[" + w + "]))";
-    const std::string disk_q = "max(rate(" + ctx.sel("node_disk_io_time_seconds_total") + "[" + w + "]))";
-    double psi_io = scalar(psi_io_q), iowait = scalar(iowait_q), disk = scalar(disk_q);
+    const std::string disk_q = "rate(" + ctx.sel("node_disk_io_time_seconds_total") + "[" + w + "])";
+    const promql::VectorSample* busiest_disk = nullptr;
+    promql::Vector disks = ctx.query(disk_q);
+    for (const auto& d : disks)
+      if (!busiest_disk || d.v > busiest_disk->v) busiest_disk = &d;
+    double psi_io = scalar(psi_io_q), iowait = scalar(iowait_q), disk = busiest_disk ? busiest_disk->v : -1;
 
     int cpu_signals = (pinned != nullptr) + (psi_cpu > 0.2) + (busy > 0.9);
     int io_signals = (psi_io > 0.2) + (iowait > 0.15) + (disk > 0.9);
@@ -97,6 +108,7 @@ class InputBound final : public Detector {
           gpus.c_str(), mean, w.c_str(), std::max(psi_io, 0.0) * 100, std::max(disk, 0.0) * 100);
       if (psi_io >= 0) f.evidence.push_back({psi_io_q, psi_io, "share of time tasks waited for I/O (PSI)"});
       if (iowait >= 0) f.evidence.push_back({iowait_q, iowait, "share of CPU time in iowait"});
+      if (busiest_disk && disk > 0.9) f.subject["device"] = std::string(busiest_disk->labels.get("device"));
       if (disk >= 0) f.evidence.push_back({disk_q, disk, "busiest disk's utilisation"});
       f.advice =
           "Reading the data is the bottleneck: stage the dataset on local NVMe, use larger sequential "

@@ -32,6 +32,9 @@ class Memory final : public Detector {
     if (headroom.empty()) return;
     promql::Vector slope = ctx.query(slope_q);
     promql::Vector now = ctx.query(free_q);
+    // Who holds the memory: the largest process on each GPU now.
+    const std::string procs_q = ctx.sel("llmon_gpu_process_memory_bytes");
+    promql::Vector procs = ctx.query(procs_q);
     for (const auto& h : headroom) {
       std::string_view gpu = h.labels.get("gpu");
       const promql::VectorSample* s = find_by(slope, "gpu", gpu);
@@ -50,7 +53,16 @@ class Memory final : public Detector {
                        h.v * 100, w.c_str());
       if (filling)
         f.summary += strf("; growing %.1f MiB/s, full in about %.0f min at this rate", mib_per_s, to_full_s / 60);
+      const promql::VectorSample* top = nullptr;
+      for (const auto& p : procs)
+        if (p.labels.get("gpu") == gpu && (!top || p.v > top->v)) top = &p;
+      if (top) {
+        for (auto [k, v] : subject_of(*top, {"pid", "command", "container", "pod"})) f.subject[k] = v;
+        f.summary += strf(" (process %s holds %.1f GiB)", std::string(top->labels.get("pid")).c_str(),
+                          top->v / (1024.0 * 1024 * 1024));
+      }
       f.evidence = {{headroom_q, h.v, "lowest free memory / usable memory"}};
+      if (top) f.evidence.push_back({procs_q, top->v, "GPU memory of the largest process on it, bytes"});
       if (s) f.evidence.push_back({slope_q, mib_per_s, "growth of used memory, MiB/s (least squares)"});
       if (n) f.evidence.push_back({free_q, free_mib, "free memory now, MiB"});
       f.advice =

@@ -89,9 +89,10 @@ class SegmentScanner {
   SegmentScanner(std::string file, bool last_segment, const OnRecord& on_record, const OnDamage& on_damage)
       : file_(std::move(file)), last_(last_segment), on_record_(on_record), on_damage_(on_damage) {}
 
-  Status scan(int fd, uint64_t size) {
+  // From the page holding `from` on (0: the whole segment).
+  Status scan(int fd, uint64_t size, uint64_t from = 0) {
     page_.resize(kPageSize);
-    for (uint64_t page_off = 0; page_off < size; page_off += kPageSize) {
+    for (uint64_t page_off = from - from % kPageSize; page_off < size; page_off += kPageSize) {
       const size_t len = static_cast<size_t>(std::min<uint64_t>(kPageSize, size - page_off));
       if (Status s = pread_all(fd, file_, page_.data(), len, page_off); !s) return s;
       if (Status s = scan_page(page_off, len); !s) return s;
@@ -299,6 +300,26 @@ Expected<ReadStats> read_log(const std::string& dir, uint32_t from,
     if (Status s = scanner.scan(fd.get(), *size); !s) return s;
   }
   return stats;
+}
+
+Status read_segment_from(const std::string& dir, uint32_t segment, uint64_t from_offset, bool last_segment,
+                         const std::function<Status(std::string_view, uint64_t, uint64_t)>& on_record,
+                         const std::function<void(const Corruption&)>& on_corruption) {
+  const std::string file = segment_path(dir, segment);
+  base::UniqueFd fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0) return io_error("open", file, errno);
+  auto size = file_size(fd.get(), file);
+  if (!size) return size.status();
+  // Fragments before from_offset in its page belong to records already read:
+  // what the scanner reports about them is not damage.
+  const SegmentScanner::OnDamage on_damage = [&](const Corruption& c) {
+    if (c.offset >= from_offset) on_corruption(c);
+  };
+  const SegmentScanner::OnRecord deliver = [&](std::string_view record, uint64_t start, uint64_t end) -> Status {
+    return start < from_offset ? Status::ok() : on_record(record, start, end);
+  };
+  SegmentScanner scanner(file, last_segment, deliver, on_damage);
+  return scanner.scan(fd.get(), *size, from_offset);
 }
 
 // ---------------------------------------------------------------- writer

@@ -118,4 +118,15 @@ Expected<ReadStats> read_log(const std::string& dir, uint32_t from,
                              const std::function<Status(std::string_view record)>& on_record,
                              const std::function<void(const Corruption&)>& on_corruption);
 
+// Reads one segment from `from_offset` on (0, or an `end` handed out by an
+// earlier call): on_record gets each record that starts at or after it, with
+// its start and end offsets. This is the tailing read of remote_write's
+// queues (docs/remote_write.md): the writer may be appending to the last
+// segment meanwhile, so a record being written shows as a torn tail
+// (reported, not delivered) and is read whole by a later call. Damage is
+// reported as read_log() does, except for fragments before from_offset.
+Status read_segment_from(const std::string& dir, uint32_t segment, uint64_t from_offset, bool last_segment,
+                         const std::function<Status(std::string_view record, uint64_t start, uint64_t end)>& on_record,
+                         const std::function<void(const Corruption&)>& on_corruption);
+
 }  // namespace llmon::tsdb::wal

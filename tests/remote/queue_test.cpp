@@ -1,0 +1,236 @@
+#include "remote/queue.h"
+
+#include <gtest/gtest.h>
+#include <snappy.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "remote/write_request_decoder.h"
+#include "tsdb/db.h"
+#include "tsdb/temp_dir.h"
+
+namespace llmon::remote {
+namespace {
+
+using llmon::testing::TempDir;
+using model::Labels;
+
+constexpr int64_t kRange = 10'000;  // 10 s chunk ranges: WAL truncation comes quickly
+
+tsdb::DbOptions db_options(const std::string& dir) {
+  tsdb::DbOptions o;
+  o.path = dir;
+  o.head.chunk_range_ms = kRange;
+  o.background = false;
+  o.min_free_bytes = 0;
+  o.retention_ms = 0;
+  return o;
+}
+
+Labels labels(int i) {
+  return *Labels::make({{"__name__", "m"}, {"i", std::to_string(i)}});
+}
+
+void append_cycles(tsdb::Db& db, int n, int64_t from, int64_t to) {
+  for (int64_t c = from; c < to; ++c) {
+    auto app = db.appender();
+    for (int i = 0; i < n; ++i) ASSERT_TRUE(app->append(0, labels(i), c * 1000, static_cast<double>(i * 1000 + c)));
+    ASSERT_TRUE(app->commit().is_ok());
+  }
+}
+
+// A receiver: records every acknowledged sample as "labels@t=v"; answers
+// the statuses in `script` first (then 200).
+struct Receiver {
+  std::vector<int> script;
+  size_t calls = 0;
+  std::multiset<std::string> got;
+  std::vector<std::string> order;  // for ordering checks: "i@t"
+
+  PostFn post() {
+    return [this](std::string_view body) -> Expected<net::http::Response> {
+      net::http::Response r;
+      r.status = calls < script.size() ? script[calls] : 200;
+      ++calls;
+      if (r.status == -1) return Status::error("connect: refused");
+      if (r.status != 200) return r;
+      std::string raw;
+      EXPECT_TRUE(snappy::Uncompress(body.data(), body.size(), &raw));
+      for (const auto& s : testing::decode(raw).series) {
+        std::string key;
+        for (const auto& l : s.labels) key += l.name + "=" + l.value + ",";
+        for (const auto& p : s.samples) got.insert(key + "@" + std::to_string(p.t_ms) + "=" + std::to_string(p.v));
+      }
+      return r;
+    };
+  }
+};
+
+std::multiset<std::string> expected(int n, int64_t from, int64_t to, const std::string& extra = "") {
+  std::multiset<std::string> out;
+  for (int64_t c = from; c < to; ++c)
+    for (int i = 0; i < n; ++i)
+      out.insert("__name__=m," + extra + "i=" + std::to_string(i) + ",@" + std::to_string(c * 1000) + "=" +
+                 std::to_string(static_cast<double>(i * 1000 + c)));
+  return out;
+}
+
+struct Fixture {
+  TempDir dir;
+  base::Logger log{base::LogLevel::kError};
+  base::ManualClock clock{1'000'000};
+  std::unique_ptr<tsdb::Db> db;
+  Fixture() {
+    auto d = tsdb::Db::open(db_options(dir.path()), log, clock);
+    EXPECT_TRUE(d) << d.error();
+    db = std::move(*d);
+  }
+  std::unique_ptr<Queue> queue(Receiver& r, uint64_t max_per_send = 2000, std::vector<model::Label> ext = {}) {
+    QueueOptions o;
+    o.config.url = "http://127.0.0.1:1/api/v1/write";
+    o.config.queue.max_samples_per_send = max_per_send;
+    o.config.queue.min_backoff_ms = 1;
+    o.config.queue.max_backoff_ms = 2;
+    o.external_labels = std::move(ext);
+    o.storage_path = dir.path();
+    o.position_path = dir.path() + "/remote_write/q.pos";
+    o.store = db.get();
+    auto q = Queue::create(std::move(o), r.post(), clock, log);
+    EXPECT_TRUE(q) << q.error();
+    return std::move(*q);
+  }
+};
+
+void drain(Queue& q) {
+  for (int i = 0; i < 10000 && q.step(); ++i) {
+  }
+}
+
+TEST(Queue, SendsEveryStoredSampleOnce) {
+  Fixture f;
+  append_cycles(*f.db, 5, 1, 40);
+  Receiver r;
+  auto q = f.queue(r, 7);  // batches cut records: the position's skip is used
+  drain(*q);
+  EXPECT_EQ(r.got, expected(5, 1, 40));
+  EXPECT_EQ(q->stats().samples_sent, 5u * 39);
+  EXPECT_EQ(q->stats().highest_sent_ms, 39000);
+  // New samples keep flowing.
+  append_cycles(*f.db, 5, 40, 45);
+  drain(*q);
+  EXPECT_EQ(r.got, expected(5, 1, 45));
+}
+
+TEST(Queue, RestartResumesAtTheFirstUnacknowledgedSample) {
+  Fixture f;
+  append_cycles(*f.db, 3, 1, 20);
+  Receiver r;
+  {
+    auto q = f.queue(r, 4);
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(q->step());
+  }
+  EXPECT_EQ(r.got.size(), 20u);
+  append_cycles(*f.db, 3, 20, 25);
+  {
+    auto q = f.queue(r, 4);  // a new process: the position file says where
+    drain(*q);
+  }
+  EXPECT_EQ(r.got, expected(3, 1, 25));
+}
+
+TEST(Queue, RetriesServerErrorsAndDropsClientErrors) {
+  Fixture f;
+  append_cycles(*f.db, 2, 1, 4);  // 3 records of 2 samples
+  Receiver r;
+  r.script = {503, -1, 429, 200, 400};
+  auto q = f.queue(r, 2);
+  drain(*q);
+  const QueueStats s = q->stats();
+  EXPECT_EQ(s.samples_failed, 6u);  // three failed attempts of 2 samples
+  EXPECT_EQ(s.samples_retried, 6u);
+  EXPECT_EQ(s.samples_dropped, 2u);  // the 400
+  EXPECT_EQ(s.samples_sent, 4u);
+  EXPECT_EQ(r.got.size(), 4u);
+}
+
+TEST(Queue, ExternalLabelsAndRelabelling) {
+  Fixture f;
+  append_cycles(*f.db, 3, 1, 3);
+  Receiver r;
+  QueueOptions o;
+  o.config.url = "http://x/";
+  scrape::RelabelConfig drop;
+  drop.source_labels = {"i"};
+  drop.regex = "1";
+  drop.action = scrape::RelabelAction::kDrop;
+  o.config.write_relabel_configs = {drop};
+  o.external_labels = {{"cluster", "c1"}};
+  o.storage_path = f.dir.path();
+  o.position_path = f.dir.path() + "/remote_write/r.pos";
+  auto q = Queue::create(std::move(o), r.post(), f.clock, f.log);
+  ASSERT_TRUE(q);
+  drain(**q);
+  std::multiset<std::string> want;
+  for (int64_t c = 1; c < 3; ++c)
+    for (int i : {0, 2})
+      want.insert("__name__=m,cluster=c1,i=" + std::to_string(i) + ",@" + std::to_string(c * 1000) + "=" +
+                  std::to_string(static_cast<double>(i * 1000 + c)));
+  EXPECT_EQ(r.got, want);
+  EXPECT_EQ((*q)->stats().samples_relabel_dropped, 2u);
+}
+
+TEST(Queue, SegmentsTruncatedBeforeSendingAreReadBackFromTheStore) {
+  Fixture f;
+  Receiver r;
+  auto q = f.queue(r);
+  append_cycles(*f.db, 2, 1, 5);
+  drain(*q);
+  ASSERT_EQ(r.got.size(), 8u);
+  // An outage during which the store moves the WAL into chunks.
+  append_cycles(*f.db, 2, 5, 35);
+  ASSERT_TRUE(f.db->flush(true).is_ok());
+  append_cycles(*f.db, 2, 35, 40);
+  drain(*q);
+  EXPECT_GE(q->stats().wal_segments_lost, 1u);
+  EXPECT_EQ(q->stats().samples_refilled, 2u * 30);
+  EXPECT_EQ(r.got, expected(2, 1, 40));
+}
+
+TEST(Queue, UnreadableSeriesLogDelaysButDropsNothing) {
+  Fixture f;
+  append_cycles(*f.db, 2, 1, 4);
+  Receiver r;
+  auto q = f.queue(r);
+  // The store swaps in a rewritten series log: for a moment there is none.
+  std::filesystem::rename(f.dir.path() + "/series", f.dir.path() + "/series.old");
+  EXPECT_FALSE(q->step());
+  EXPECT_EQ(q->stats().samples_dropped, 0u);
+  EXPECT_TRUE(r.got.empty());
+  std::filesystem::rename(f.dir.path() + "/series.old", f.dir.path() + "/series");
+  drain(*q);
+  EXPECT_EQ(r.got, expected(2, 1, 4));
+}
+
+TEST(Queue, DamagedPositionFileIsAnError) {
+  Fixture f;
+  std::filesystem::create_directories(f.dir.path() + "/remote_write");
+  ASSERT_TRUE(save_position(f.dir.path() + "/remote_write/q.pos", {}).is_ok());
+  {
+    std::FILE* fp = std::fopen((f.dir.path() + "/remote_write/q.pos").c_str(), "w");
+    std::fputs("garbage\n", fp);
+    std::fclose(fp);
+  }
+  Receiver r;
+  QueueOptions o;
+  o.config.url = "http://x/";
+  o.storage_path = f.dir.path();
+  o.position_path = f.dir.path() + "/remote_write/q.pos";
+  auto q = Queue::create(std::move(o), r.post(), f.clock, f.log);
+  ASSERT_FALSE(q);
+  EXPECT_NE(q.error().find("q.pos: line 1"), std::string::npos) << q.error();
+}
+
+}  // namespace
+}  // namespace llmon::remote
