@@ -44,6 +44,9 @@ int run_events(const config::Settings& s, std::FILE* out, std::FILE* err);
 // health of a running agent (docs/gpu-health.md); 0 all healthy, 1 a GPU
 // degraded or unhealthy (or the agent refused), 2 usage/connection errors.
 int run_health(const config::Settings& s, std::FILE* out, std::FILE* err);
+// `llmon trace analyze FILE|DIR [--json]`: PyTorch profiler traces analysed
+// like HTA (docs/trace.md); 0 ok, 1 a file did not parse, 2 usage errors.
+int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
 

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   if (cmd == "rules") return llmon::app::run_rules(*settings, stdout, stderr);
   if (cmd == "events") return llmon::app::run_events(*settings, stdout, stderr);
   if (cmd == "health") return llmon::app::run_health(*settings, stdout, stderr);
+  if (cmd == "trace") return llmon::app::run_trace(*settings, stdout, stderr);
   std::fprintf(stderr, "llmon: unknown command \"%s\" (see llmon help)\n", cmd.c_str());
   return 2;
 }

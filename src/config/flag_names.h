@@ -148,6 +148,9 @@ inline constexpr StringFlag kRule{"rule"};
 inline constexpr StringFlag kSeverity{"severity"};
 inline constexpr StringFlag kSource{"source"};
 inline constexpr IntFlag kLimit{"limit"};
+// llmon trace
+inline constexpr IntFlag kTraceThreshold{"trace.threshold"};
+inline constexpr IntFlag kTraceTop{"trace.top"};
 
 // Every constant above, in the same order.
 // clang-format off
@@ -182,7 +185,7 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
     kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
-    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit,
+    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
 };
 // clang-format on
 

@@ -236,7 +236,7 @@ std::vector<FlagSpec> build_table() {
        "false",
        "Print as JSON: the snapshot (stable schema, see docs/snapshot.md), `tsdb inspect`'s report, or `llmon "
        "query`'s API response as received.",
-       {"snapshot", "tsdb", "query", "diagnose", "events", "health"}},
+       {"snapshot", "tsdb", "query", "diagnose", "events", "health", "trace"}},
       {flag::kWindow,
        "15m",
        "`llmon diagnose` (and /api/v1/diagnosis by default): the window diagnosed, ending at --time; "
@@ -359,6 +359,11 @@ std::vector<FlagSpec> build_table() {
        {"events"}},
       {flag::kSource, "", "`llmon events`: only events of this source (kmsg, a file's path, or a glob).", {"events"}},
       {flag::kLimit, "100", "`llmon events`: at most this many events, newest first.", {"events"}},
+      {flag::kTraceThreshold,
+       "30",
+       "`llmon trace analyze`: flag a kernel or CPU operator whose share of the time is at least this many percent.",
+       {"trace"}},
+      {flag::kTraceTop, "10", "`llmon trace analyze`: rows in the top kernels and top operators lists.", {"trace"}},
   };
   std::vector<FlagSpec> t;
   for (const Row& r : rows)

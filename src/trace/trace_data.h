@@ -1,0 +1,83 @@
+// What the analyses keep of one rank's trace: GPU kernels (events with a
+// `stream` arg, HTA's definition), CPU operators, annotations, CUDA launch
+// correlations and counts, with names interned. TraceBuilder is the
+// EventSink that fills it while the parser streams; it keeps no raw events,
+// so memory grows with kernels and operators, not with the file. B/E pairs
+// become spans; events without ts, with negative durations or unmatched E
+// are skipped and counted with the offset of the first. Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/event.h"
+
+namespace llmon::trace {
+
+struct Span {
+  int64_t ts = 0;  // ns while building; trace units after finish() (TraceHeader::ns_per_unit)
+  int64_t dur = 0;
+  uint32_t name = 0;  // index into TraceData::names
+  int32_t stream = -1;
+  int32_t device = -1;
+  int64_t correlation = kAbsent;
+  int64_t tid = 0;  // CPU spans: thread (pid and tid hashed together)
+  int64_t end() const { return ts + dur; }
+};
+
+struct SkipCount {
+  uint64_t count = 0;
+  uint64_t first_offset = 0;
+};
+
+struct TraceData {
+  TraceHeader header;
+  std::vector<std::string> names;
+  std::vector<Span> kernels;                                // GPU kernels, memcpy, memset (stream >= 0)
+  std::vector<Span> cpu_ops;                                // cat cpu_op / Operator
+  std::vector<Span> annotations;                            // cat user_annotation (ProfilerStep#N among them)
+  std::unordered_map<int64_t, int64_t> launch_ts;           // correlation -> ts of the CPU runtime call
+  std::map<std::string, uint64_t, std::less<>> categories;  // events per cat
+  std::map<char, uint64_t> phases;                          // events per ph
+  uint64_t events = 0;
+  uint64_t flows = 0;
+  uint64_t counters = 0;
+  // Skipped events by reason ("negative duration", "no ts", ...).
+  std::map<std::string, SkipCount> skipped;
+};
+
+class TraceBuilder : public EventSink {
+ public:
+  void on_event(const RawEvent& e) override;
+  // Call once after the parse: unmatched B events are counted as skipped, and
+  // times become the header's unit (µs truncated, as HTA, unless "ns").
+  TraceData finish(TraceHeader header);
+
+ private:
+  uint32_t intern(std::string_view s);
+  void skip(const char* why, uint64_t offset);
+  void add_complete(const RawEvent& e, int64_t ts, int64_t dur, std::string_view name, std::string_view cat);
+
+  struct Open {
+    int64_t ts;
+    std::string name;
+    std::string cat;
+    uint64_t offset;
+  };
+  TraceData d_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> ids_;
+  uint64_t phase_counts_[256] = {};
+  std::string last_cat_;
+  uint64_t* last_cat_count_ = nullptr;
+  std::unordered_map<int64_t, std::vector<Open>> open_;  // B events per thread
+};
+
+}  // namespace llmon::trace

@@ -1,0 +1,22 @@
+// Reading trace files: a ByteSource over a .json or .json.gz file (gzip is
+// recognised by its magic bytes, not the name) and the list of rank files in
+// a directory. The only I/O of the trace module; the parser and the analyses
+// never touch the file system. Not thread-safe per source.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "base/status.h"
+#include "trace/parser.h"
+
+namespace llmon::trace {
+
+Expected<std::unique_ptr<ByteSource>> open_trace_file(const std::string& path);
+
+// path itself when it is a file; else the *.json and *.json.gz files directly
+// inside the directory, sorted by name. An error when there are none.
+Expected<std::vector<std::string>> list_trace_files(const std::string& path);
+
+}  // namespace llmon::trace
