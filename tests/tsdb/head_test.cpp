@@ -141,6 +141,92 @@ TEST(Head, OutOfOrderAndDuplicatesCounted) {
   EXPECT_EQ(got[0].samples[1].v, 8);
 }
 
+// Two appenders buffering the same series: each checks against its own
+// buffered samples (one keeps them in the series, the other in its map),
+// and the commit of the later one re-checks against what the first committed.
+TEST(Head, TwoAppendersOnOneSeries) {
+  Head head;
+  auto a = head.appender();
+  auto b = head.appender();
+  append_ok(*a, metric("m"), 1000, 1);
+  append_ok(*b, metric("m"), 2000, 2);
+  EXPECT_FALSE(b->append(0, metric("m"), 1500, 2).has_value());  // older than b's own
+  EXPECT_FALSE(a->append(0, metric("m"), 900, 1).has_value());   // older than a's own
+  EXPECT_TRUE(b->append(0, metric("m"), 2000, 2).has_value());   // b's identical: ignored
+  EXPECT_FALSE(b->append(0, metric("m"), 2000, 3).has_value());  // b's, other value
+  append_ok(*a, metric("m"), 1100, 1);
+  ASSERT_TRUE(b->commit().is_ok());
+  // While a still holds samples, a third appender checks against its own and the committed.
+  auto c = head.appender();
+  EXPECT_FALSE(c->append(0, metric("m"), 1900, 4).has_value());
+  append_ok(*c, metric("m"), 2100, 4);
+  EXPECT_FALSE(c->append(0, metric("m"), 2050, 4).has_value());
+  EXPECT_FALSE(a->commit().is_ok());  // 1000 and 1100 are older than b's 2000 now
+  ASSERT_TRUE(c->commit().is_ok());
+  // After both gave the series back, a new appender keeps it again.
+  auto d = head.appender();
+  append_ok(*d, metric("m"), 3000, 5);
+  EXPECT_FALSE(d->append(0, metric("m"), 2500, 5).has_value());
+  EXPECT_FALSE(d->append(0, metric("m"), 3000, 6).has_value());
+  ASSERT_TRUE(d->commit().is_ok());
+  auto got = query(head, 0, 9000, {{Type::kEq, "__name__", "m"}});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].samples.size(), 3u);
+  EXPECT_EQ(got[0].samples[0].t_ms, 2000);
+  EXPECT_EQ(got[0].samples[1].t_ms, 2100);
+  EXPECT_EQ(got[0].samples[2].t_ms, 3000);
+  EXPECT_EQ(head.counters().out_of_order, 7u);  // 5 at append, 2 at a's commit
+}
+
+// Rollback and an appender dropped without commit give their series back:
+// the next appender's own samples are checked as usual.
+TEST(Head, RollbackAndDroppedAppenderGiveSeriesBack) {
+  Head head;
+  {
+    auto a = head.appender();
+    append_ok(*a, metric("m"), 5000, 1);
+    ASSERT_TRUE(a->rollback().is_ok());
+    auto b = head.appender();
+    append_ok(*b, metric("m"), 4000, 1);  // a's sample is gone
+    // b dropped here without commit
+  }
+  auto c = head.appender();
+  append_ok(*c, metric("m"), 3000, 1);
+  EXPECT_FALSE(c->append(0, metric("m"), 2000, 1).has_value());
+  ASSERT_TRUE(c->commit().is_ok());
+  auto got = query(head, 0, 9000, {{Type::kEq, "__name__", "m"}});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].samples.size(), 1u);
+  EXPECT_EQ(got[0].samples[0].t_ms, 3000);
+}
+
+// A truncation between append() and commit() that removes a buffered
+// series: commit finds it gone (its sample counted as unknown), the other
+// buffered series are applied.
+TEST(Head, TruncationRemovingBufferedSeriesBeforeCommit) {
+  HeadOptions opt;
+  opt.chunk_range_ms = 10'000;
+  Head head(opt);
+  auto first = head.appender();
+  append_ok(*first, metric("old"), 1000, 1);
+  append_ok(*first, metric("new"), 6000, 1);
+  ASSERT_TRUE(first->commit().is_ok());
+  auto app = head.appender();
+  auto old_ref = app->append(0, metric("old"), 2000, 2);
+  ASSERT_TRUE(old_ref.has_value());
+  append_ok(*app, metric("new"), 20'000, 2);
+  // "old" has nothing at or after 5 s committed: removed with its buffered sample.
+  EXPECT_EQ(head.truncate_before(5000).series_removed, 1u);
+  EXPECT_FALSE(app->commit().is_ok());
+  EXPECT_EQ(head.counters().unknown_ref, 1u);
+  auto got = query(head, 0, 100'000, {{Type::kRe, "__name__", ".+"}});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].labels, metric("new"));
+  ASSERT_EQ(got[0].samples.size(), 2u);
+  EXPECT_EQ(got[0].samples[0].t_ms, 6000);
+  EXPECT_EQ(got[0].samples[1].t_ms, 20'000);
+}
+
 TEST(Head, StaleMarkerAndNaNBitsKept) {
   Head head;
   auto app = head.appender();
