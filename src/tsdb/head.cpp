@@ -32,6 +32,9 @@ int64_t next_boundary(int64_t t, int64_t range) {
 
 namespace head_detail {
 
+// How many refs ahead append() prefetches a series.
+constexpr SeriesRef kPrefetchRefs = 4;
+
 class HeadAppender final : public storage::Appender {
  public:
   explicit HeadAppender(Head* head)
@@ -89,6 +92,13 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
     {
       std::shared_lock lock(head_->mu_);
       MemSeries* s = ref != 0 ? head_->find_locked(ref) : nullptr;
+      // Callers go through their series in a stable order, mostly that of
+      // creation (a scrape's page, a collector's snapshot): refs ascend, and
+      // the series a few refs on is likely next. Fetching it now hides the
+      // cache miss its check would take (a wrong guess costs a prefetch).
+      if (ref + kPrefetchRefs < head_->by_ref_.size()) {
+        if (const MemSeries* next = head_->by_ref_[ref + kPrefetchRefs]) __builtin_prefetch(next, 1);
+      }
       if (s != nullptr && !labels.empty() && labels.hash() != s->hash) {
         return Status::error("series ref " + std::to_string(ref) + " does not belong to " + labels.to_string());
       }
