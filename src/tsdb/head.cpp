@@ -32,8 +32,8 @@ int64_t next_boundary(int64_t t, int64_t range) {
 
 namespace head_detail {
 
-// How many refs ahead append() prefetches a series.
-constexpr SeriesRef kPrefetchRefs = 4;
+// How many samples ahead append() prefetches a series (MemSeries::next_hint).
+constexpr size_t kAppendAhead = 4;
 
 class HeadAppender final : public storage::Appender {
  public:
@@ -92,13 +92,6 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
     {
       std::shared_lock lock(head_->mu_);
       MemSeries* s = ref != 0 ? head_->find_locked(ref) : nullptr;
-      // Callers go through their series in a stable order, mostly that of
-      // creation (a scrape's page, a collector's snapshot): refs ascend, and
-      // the series a few refs on is likely next. Fetching it now hides the
-      // cache miss its check would take (a wrong guess costs a prefetch).
-      if (ref + kPrefetchRefs < head_->by_ref_.size()) {
-        if (const MemSeries* next = head_->by_ref_[ref + kPrefetchRefs]) __builtin_prefetch(next, 1);
-      }
       if (s != nullptr && !labels.empty() && labels.hash() != s->hash) {
         return Status::error("series ref " + std::to_string(ref) + " does not belong to " + labels.to_string());
       }
@@ -115,7 +108,17 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
         return Status::error("out of bounds: sample at " + std::to_string(t_ms) + " ms is before the head's minimum " +
                              std::to_string(head_->min_valid_t_));
       }
-      if (s != nullptr) return buffer_locked(*s, t_ms, bits);
+      if (s != nullptr) {
+        // Callers go through their series in the same order every cycle (a
+        // scrape's page, a collector's snapshot): fetching the series that
+        // came kAppendAhead later last time hides the cache miss its check
+        // will take (a wrong guess costs a prefetch).
+        if (const auto* next = static_cast<const char*>(s->next_hint)) {
+          __builtin_prefetch(next, 1);
+          __builtin_prefetch(next + 64, 1);
+        }
+        return buffer_locked(*s, t_ms, bits);
+      }
     }
     if (pass == 1) break;
     auto created = create(labels);
@@ -234,6 +237,7 @@ Status HeadAppender::commit() {
       ++rejected;
       continue;
     }
+    if (direct) s->next_hint = i + kAppendAhead < pending.size() ? pending[i + kAppendAhead].series : nullptr;
     // Given back (exclusive lock: no one else reads it now); another
     // appender's claim stays (this one used its map for the series).
     if (s->owner.load(std::memory_order_relaxed) == id_) s->owner.store(0, std::memory_order_relaxed);

@@ -67,6 +67,11 @@ struct alignas(64) MemSeries {
   bool empty_at_truncation = false;
 
   // --- commit()'s ---
+  // Where the series appended kAppendAhead samples after this one in the
+  // last commit that appended it lives: append() prefetches it (callers keep
+  // their order from cycle to cycle). A hint only, never dereferenced (it
+  // may be stale after a truncation).
+  const void* next_hint = nullptr;
   storage::SeriesRef ref;
   uint64_t last_epoch = 0;  // last commit that appended
   int64_t open_min_t = kNoTime;
