@@ -12,6 +12,7 @@
 //   BM_HeadAppendCommit/T  tsdb::Head alone (no WAL)
 //   BM_DbAppendCommit/T    tsdb::Db: series log, WAL record (encoding, CRC, write()), head;
 //                          fsync every 1 s, background thread on (as in the agent)
+//   BM_HeadMemoryWalk      Head::memory() over 10 targets' series
 #include <benchmark/benchmark.h>
 #include <unistd.h>
 
@@ -148,8 +149,21 @@ void BM_DbAppendCommit(benchmark::State& state) {
   std::filesystem::remove_all(dir);
 }
 
+// Head::memory() (Db::stats() every 10 s, for llmon_tsdb_* metrics) over the 10 targets'
+// series after 120 scrapes; items = series walked.
+void BM_HeadMemoryWalk(benchmark::State& state) {
+  llmon::tsdb::Head head;
+  auto targets = make_targets(10);
+  for (int64_t c = 0; c < 120; ++c) {
+    for (auto& t : targets) scrape_once(head, t, c, 1'700'000'000'000);
+  }
+  for (auto _ : state) benchmark::DoNotOptimize(head.memory());
+  state.SetItemsProcessed(state.iterations() * static_cast<int64_t>(head.num_series()));
+}
+
 }  // namespace
 
+BENCHMARK(BM_HeadMemoryWalk)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_HeadAppendCommit)->Arg(1)->Arg(10)->Unit(benchmark::kMicrosecond);
 BENCHMARK(BM_DbAppendCommit)->Arg(1)->Arg(10)->Unit(benchmark::kMicrosecond);
 

@@ -381,7 +381,16 @@ HeadMemory Head::memory() const {
   m.series = series_.size();
   m.closed_chunks = closed_chunks_;
   m.chunk_bytes = closed_chunk_bytes_;
-  for (const auto& [ref, s] : series_) {
+  // In ref order through by_ref_ (sequential, unlike the map's nodes),
+  // fetching the series a few refs ahead: the walk is cache misses otherwise.
+  constexpr size_t kAhead = 8;
+  for (size_t r = 0; r < by_ref_.size(); ++r) {
+    if (r + kAhead < by_ref_.size() && by_ref_[r + kAhead] != nullptr) {
+      const auto* ahead = reinterpret_cast<const char*>(by_ref_[r + kAhead]);
+      for (size_t at = 0; at < sizeof(MemSeries); at += 64) __builtin_prefetch(ahead + at);
+    }
+    const MemSeries* s = by_ref_[r];
+    if (s == nullptr) continue;
     m.max_t = std::max(m.max_t, s->max_t);
     if (!s->empty()) m.min_t = std::min(m.min_t, s->min_t());
     m.samples += s->open.num_samples();
