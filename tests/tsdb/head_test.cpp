@@ -430,5 +430,70 @@ TEST(Head, ConcurrentAppendsAndQueries) {
   EXPECT_EQ(got[0].samples.back().t_ms, kCycles * 1000);
 }
 
+// Several appenders at once on the same series (each claims some, checks the
+// others through its map), with retention removing series that only one
+// writer feeds, and a reader: every series keeps strictly increasing
+// timestamps, and every sample an append() accepted is either applied or
+// rejected by its commit (no timestamps repeat, so nothing is ignored).
+// Meant for ThreadSanitizer too.
+TEST(Head, ConcurrentAppendersOnSharedSeries) {
+  HeadOptions opt;
+  opt.chunk_max_samples = 32;
+  Head head(opt);
+  constexpr int kWriters = 4, kShared = 40, kCycles = 300;
+  std::atomic<uint64_t> accepted{0}, rejected_at_commit{0};
+  std::atomic<int> bad{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      std::vector<storage::SeriesRef> refs(kShared, 0);
+      std::vector<Labels> labels;
+      for (int s = 0; s < kShared; ++s) labels.push_back(metric("shared", std::to_string(s)));
+      for (int c = 1; c <= kCycles; ++c) {
+        auto app = head.appender();
+        uint64_t ok = 0;
+        for (int s = 0; s < kShared; ++s) {
+          // Two samples per series and cycle: the second is checked against the first.
+          const int64_t t = c * 1000 + w * 10;
+          for (int64_t dt : {0, 1}) {
+            auto r = app->append(refs[s], labels[s], t + dt, static_cast<double>(w));
+            if (r) {
+              refs[s] = *r;
+              ++ok;
+            }
+          }
+        }
+        // Writer 0 also feeds series that stop after cycle 100, so retention removes them.
+        if (w == 0 && c <= 100) {
+          for (int s = 0; s < 5; ++s) {
+            if (app->append(0, metric("short", std::to_string(s)), c * 1000, 1)) ++ok;
+          }
+        }
+        accepted += ok;
+        Status st = app->commit();  // may reject what another writer committed newer meanwhile
+        if (!st) rejected_at_commit += std::stoull(st.message());  // "N samples rejected at commit ..."
+        if (w == 0 && c % 50 == 0) head.truncate_before((c - 20) * 1000);
+      }
+    });
+  }
+  std::thread reader([&] {
+    while (!stop) {
+      for (const auto& g : query(head, 0, 1'000'000, {{Type::kRe, "__name__", ".+"}})) {
+        for (size_t i = 1; i < g.samples.size(); ++i) {
+          if (g.samples[i].t_ms <= g.samples[i - 1].t_ms) ++bad;
+        }
+      }
+    }
+  });
+  for (auto& t : writers) t.join();
+  stop = true;
+  reader.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(head.counters().samples_appended, accepted.load() - rejected_at_commit.load());
+  EXPECT_GT(head.counters().samples_appended, static_cast<uint64_t>(kShared * kCycles));
+  EXPECT_EQ(query(head, 0, 1'000'000, {{Type::kEq, "__name__", "short"}}).size(), 0u);
+}
+
 }  // namespace
 }  // namespace llmon::tsdb
