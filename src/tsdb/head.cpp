@@ -33,7 +33,7 @@ int64_t next_boundary(int64_t t, int64_t range) {
 namespace head_detail {
 
 // How many samples ahead append() prefetches a series (MemSeries::next_hint).
-constexpr size_t kAppendAhead = 4;
+constexpr size_t kAppendAhead = 8;
 
 class HeadAppender final : public storage::Appender {
  public:
