@@ -174,9 +174,9 @@ class Head final : public storage::Storage {
   mutable std::shared_mutex mu_;
   Index index_;
   std::unordered_map<storage::SeriesRef, std::unique_ptr<head_detail::MemSeries>> series_;
-  // Lookup by ref (refs are dense and never reused): find_locked() runs twice
-  // per appended sample, and a hash lookup there was 23-57 % of append CPU.
-  // 8 bytes per ref ever handed out.
+  // Lookup by ref (refs are dense and never reused): find_locked() runs once
+  // per appended sample (commit uses the buffered pointers), and a hash lookup
+  // there was 23-57 % of append CPU. 8 bytes per ref ever handed out.
   std::vector<head_detail::MemSeries*> by_ref_;
   storage::SeriesRef next_ref_ = 1;
   // Bumped by every truncation that removes series: an appender's buffered
