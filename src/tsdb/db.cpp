@@ -51,7 +51,9 @@ constexpr size_t kPersistBatch = 4096;
 
 class DbAppender final : public storage::Appender {
  public:
-  DbAppender(Db* db, std::unique_ptr<storage::Appender> head_app) : db_(db), head_(std::move(head_app)) {}
+  DbAppender(Db* db, std::unique_ptr<storage::Appender> head_app)
+      : db_(db), head_(std::move(head_app)), samples_(db->take_sample_buffer()) {}
+  ~DbAppender() override { db_->give_sample_buffer(std::move(samples_)); }
   Expected<SeriesRef> append(SeriesRef ref, const Labels& labels, int64_t t_ms, double v) override {
     if (done_) return Status::error("append after commit/rollback");
     auto r = head_->append(ref, labels, t_ms, v);
@@ -75,6 +77,25 @@ class DbAppender final : public storage::Appender {
   std::vector<wal::SampleEntry> samples_;
   bool done_ = false;
 };
+
+std::vector<wal::SampleEntry> Db::take_sample_buffer() {
+  std::lock_guard l(spare_mu_);
+  if (spare_samples_.empty()) return {};
+  std::vector<wal::SampleEntry> v = std::move(spare_samples_.back());
+  spare_samples_.pop_back();
+  return v;
+}
+
+void Db::give_sample_buffer(std::vector<wal::SampleEntry> v) {
+  // Bounded: as many as appenders run at once (scrape loops, collectors,
+  // rules), and none much larger than a cycle needs.
+  constexpr size_t kMaxSpare = 64;
+  constexpr size_t kMaxKeptCapacity = 1 << 20;
+  if (v.capacity() == 0 || v.capacity() > kMaxKeptCapacity) return;
+  v.clear();
+  std::lock_guard l(spare_mu_);
+  if (spare_samples_.size() < kMaxSpare) spare_samples_.push_back(std::move(v));
+}
 
 Db::Db(DbOptions options, base::Logger& log, const base::Clock& clock)
     : options_(std::move(options)), log_(log), clock_(clock), head_(options_.head) {

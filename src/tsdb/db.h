@@ -170,6 +170,13 @@ class Db final : public storage::Storage {
   uint64_t tombstones_in_log_ = 0;    // tombstoned series in the series log
   std::string encode_buf_, series_buf_;
 
+  // DbAppenders' sample buffers, kept for the next appenders (a steady cycle
+  // does not grow a fresh vector sample by sample).
+  std::vector<wal::SampleEntry> take_sample_buffer();
+  void give_sample_buffer(std::vector<wal::SampleEntry> v);
+  std::mutex spare_mu_;
+  std::vector<std::vector<wal::SampleEntry>> spare_samples_;
+
   std::mutex flush_mu_;  // one flush/retention at a time
 
   mutable std::mutex stats_mu_;

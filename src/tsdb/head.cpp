@@ -32,26 +32,44 @@ int64_t next_boundary(int64_t t, int64_t range) {
 
 namespace head_detail {
 
+// How many samples ahead append() prefetches a series (MemSeries::next_hint).
+constexpr size_t kAppendAhead = 8;
+
 class HeadAppender final : public storage::Appender {
  public:
-  explicit HeadAppender(Head* head) : head_(head) {
+  explicit HeadAppender(Head* head)
+      : head_(head), id_(head->next_appender_id_.fetch_add(1, std::memory_order_relaxed)) {
     std::lock_guard l(head_->qmu_);
     buf_ = std::move(head_->spare_buffers_);
     if (!buf_) buf_ = std::make_unique<AppendBuffers>();
   }
-  ~HeadAppender() override { release(); }
+  ~HeadAppender() override {
+    if (!done_) (void)rollback();
+  }
 
   Expected<SeriesRef> append(SeriesRef ref, const Labels& labels, int64_t t_ms, double v) override;
   Status commit() override;
   Status rollback() override;
 
  private:
+  // Creates the series under the exclusive lock (or finds it, created meanwhile).
   Expected<SeriesRef> create(const Labels& labels);
+  // Checks the sample against the series' committed and buffered samples and
+  // buffers it. Under the shared lock (s stays alive).
+  Expected<SeriesRef> buffer_locked(MemSeries& s, int64_t t_ms, uint64_t bits);
+  // The series of a buffered sample; under either lock.
+  MemSeries* series_of(const AppendBuffers::Pending& p) const {
+    return head_->series_gen_ == gen_ ? p.series : head_->find_locked(p.ref);
+  }
+  // Gives back the ownership of the buffered series. Under either lock.
+  void disown_locked();
 
   // Returns the buffers to the head for the next appender (allocation-free cycles).
   void release();
 
   Head* head_;
+  const uint64_t id_;  // MemSeries::owner tag
+  uint64_t gen_ = 0;   // Head::series_gen_ when the first sample was buffered
   bool done_ = false;
   std::unique_ptr<AppendBuffers> buf_;
 };
@@ -68,44 +86,73 @@ Expected<SeriesRef> HeadAppender::create(const Labels& labels) {
 
 Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, int64_t t_ms, double v) {
   if (done_) return Status::error("append after commit/rollback");
-  uint64_t bits = std::bit_cast<uint64_t>(v);
-  AppendBuffers::Last last{kNoTime, 0};
-  bool have_last = false;
-  bool last_known = true;
-  {
-    std::shared_lock lock(head_->mu_);
-    MemSeries* s = ref != 0 ? head_->find_locked(ref) : nullptr;
-    if (s != nullptr && !labels.empty() && labels.hash() != s->hash) {
-      return Status::error("series ref " + std::to_string(ref) + " does not belong to " + labels.to_string());
-    }
-    if (s == nullptr) {
-      if (labels.empty()) {
-        head_->unknown_ref_.fetch_add(1, std::memory_order_relaxed);
-        return Status::error("unknown series ref " + std::to_string(ref) + " and no labels");
+  const uint64_t bits = std::bit_cast<uint64_t>(v);
+  // Twice at most: a series not found is created, then buffered on the second pass.
+  for (int pass = 0; pass < 2; ++pass) {
+    {
+      std::shared_lock lock(head_->mu_);
+      MemSeries* s = ref != 0 ? head_->find_locked(ref) : nullptr;
+      if (s != nullptr && !labels.empty() && labels.hash() != s->hash) {
+        return Status::error("series ref " + std::to_string(ref) + " does not belong to " + labels.to_string());
       }
-      ref = head_->index_.find(labels);
-      s = ref != 0 ? head_->find_locked(ref) : nullptr;
+      if (s == nullptr) {
+        if (labels.empty()) {
+          head_->unknown_ref_.fetch_add(1, std::memory_order_relaxed);
+          return Status::error("unknown series ref " + std::to_string(ref) + " and no labels");
+        }
+        ref = head_->index_.find(labels);
+        s = ref != 0 ? head_->find_locked(ref) : nullptr;
+      }
+      if (t_ms < head_->min_valid_t_) {
+        head_->out_of_bounds_.fetch_add(1, std::memory_order_relaxed);
+        return Status::error("out of bounds: sample at " + std::to_string(t_ms) + " ms is before the head's minimum " +
+                             std::to_string(head_->min_valid_t_));
+      }
+      if (s != nullptr) {
+        // Callers go through their series in the same order every cycle (a
+        // scrape's page, a collector's snapshot): fetching the series that
+        // came kAppendAhead later last time hides the cache miss its check
+        // will take (a wrong guess costs a prefetch).
+        if (const auto* next = static_cast<const char*>(s->next_hint)) {
+          __builtin_prefetch(next, 1);
+          __builtin_prefetch(next + 64, 1);
+        }
+        return buffer_locked(*s, t_ms, bits);
+      }
     }
-    if (t_ms < head_->min_valid_t_) {
-      head_->out_of_bounds_.fetch_add(1, std::memory_order_relaxed);
-      return Status::error("out of bounds: sample at " + std::to_string(t_ms) + " ms is before the head's minimum " +
-                           std::to_string(head_->min_valid_t_));
-    }
-    if (s != nullptr && s->total > 0) {
-      last = {s->max_t, s->last_v_bits};
-      have_last = true;
-      last_known = s->last_v_known;
-    }
-  }
-  if (ref == 0) {
+    if (pass == 1) break;
     auto created = create(labels);
     if (!created) return created.status();
     ref = *created;
   }
-  if (const AppendBuffers::Last* b = buf_->last.find(ref)) {
-    last = *b;
+  // Created, then removed again before it could be buffered (cannot happen:
+  // a new series survives one truncation).
+  head_->unknown_ref_.fetch_add(1, std::memory_order_relaxed);
+  return Status::error("series " + labels.to_string() + " removed while being created");
+}
+
+Expected<SeriesRef> HeadAppender::buffer_locked(MemSeries& s, int64_t t_ms, uint64_t bits) {
+  const SeriesRef ref = s.ref;
+  AppendBuffers::Last last{kNoTime, 0};
+  bool have_last = false;
+  bool last_known = true;
+  const uint64_t owner = s.owner.load(std::memory_order_acquire);
+  const bool mine = owner == id_;
+  AppendBuffers::Last* in_map = nullptr;
+  if (mine) {
+    last = {s.pending_t, s.pending_v_bits};
     have_last = true;
-    last_known = true;
+  } else {
+    if (s.total > 0) {
+      last = {s.max_t, s.last_v_bits};
+      have_last = true;
+      last_known = s.last_v_known;
+    }
+    if ((in_map = buf_->last.find(ref)) != nullptr) {
+      last = *in_map;
+      have_last = true;
+      last_known = true;
+    }
   }
   if (have_last) {
     if (t_ms < last.t) {
@@ -118,9 +165,30 @@ Expected<SeriesRef> HeadAppender::append(SeriesRef ref, const Labels& labels, in
       return Status::error("duplicate sample for timestamp " + std::to_string(t_ms) + " with a different value");
     }
   }
-  buf_->pending.push_back({ref, t_ms, bits});
-  buf_->last.put(ref, {t_ms, bits});
+  // Accepted. Kept in the series if this appender owns it or can claim it
+  // (never after it used the map for this series: the map has the newest).
+  uint64_t expected = 0;
+  if (mine ||
+      (in_map == nullptr && owner == 0 && s.owner.compare_exchange_strong(expected, id_, std::memory_order_acquire))) {
+    s.pending_t = t_ms;
+    s.pending_v_bits = bits;
+  } else if (in_map != nullptr) {
+    *in_map = {t_ms, bits};
+  } else {
+    buf_->last.put(ref, {t_ms, bits});
+  }
+  if (buf_->pending.empty()) gen_ = head_->series_gen_;
+  buf_->pending.push_back({&s, ref, t_ms, bits});
   return ref;
+}
+
+void HeadAppender::disown_locked() {
+  for (const AppendBuffers::Pending& p : buf_->pending) {
+    MemSeries* s = series_of(p);
+    if (s == nullptr) continue;
+    uint64_t expected = id_;
+    s->owner.compare_exchange_strong(expected, 0, std::memory_order_release, std::memory_order_relaxed);
+  }
 }
 
 Status HeadAppender::commit() {
@@ -143,14 +211,36 @@ Status HeadAppender::commit() {
     queriers = !h.live_queriers_.empty();
     low = h.low_watermark_locked();
   }
-  for (const AppendBuffers::Pending& p : buf_->pending) {
-    MemSeries* s = h.find_locked(p.ref);
+  const std::vector<AppendBuffers::Pending>& pending = buf_->pending;
+  const bool direct = h.series_gen_ == gen_;  // the buffered pointers are valid
+  // The series and their open chunks are cold (a scrape's thousands of
+  // series since append()): fetch the series 2k ahead, and the tail of its
+  // open chunk (found in the series, fetched by then) k ahead.
+  constexpr size_t kAhead = 8;
+  for (size_t i = 0; i < pending.size(); ++i) {
+    const AppendBuffers::Pending& p = pending[i];
+    if (direct && i + 2 * kAhead < pending.size()) {
+      const auto* ahead = reinterpret_cast<const char*>(pending[i + 2 * kAhead].series);
+      __builtin_prefetch(ahead, 1);
+      __builtin_prefetch(ahead + 64, 1);
+      __builtin_prefetch(ahead + 128, 1);
+      __builtin_prefetch(ahead + 192, 1);
+    }
+    if (direct && i + kAhead < pending.size()) {
+      const std::vector<uint8_t>& b = pending[i + kAhead].series->open.bytes();
+      if (!b.empty()) __builtin_prefetch(b.data() + b.size() - 1, 1);
+    }
+    MemSeries* s = direct ? p.series : h.find_locked(p.ref);
     // Re-checked: another appender or truncate_before may have run since append().
     if (s == nullptr) {
       h.unknown_ref_.fetch_add(1, std::memory_order_relaxed);
       ++rejected;
       continue;
     }
+    if (direct) s->next_hint = i + kAppendAhead < pending.size() ? pending[i + kAppendAhead].series : nullptr;
+    // Given back (exclusive lock: no one else reads it now); another
+    // appender's claim stays (this one used its map for the series).
+    if (s->owner.load(std::memory_order_relaxed) == id_) s->owner.store(0, std::memory_order_relaxed);
     if (p.t < h.min_valid_t_) {
       h.out_of_bounds_.fetch_add(1, std::memory_order_relaxed);
       ++rejected;
@@ -163,7 +253,7 @@ Status HeadAppender::commit() {
       continue;
     }
     if (s->last_epoch != epoch) {
-      std::erase_if(s->marks, [low](const CommitMark& m) { return m.epoch <= low; });
+      if (!s->marks.empty()) std::erase_if(s->marks, [low](const CommitMark& m) { return m.epoch <= low; });
       if (queriers) s->marks.push_back({epoch, s->total, s->max_t});
       s->last_epoch = epoch;
     }
@@ -200,6 +290,10 @@ Status HeadAppender::commit() {
 Status HeadAppender::rollback() {
   if (done_) return Status::error("rollback after commit/rollback");
   done_ = true;
+  if (!buf_->pending.empty()) {
+    std::shared_lock lock(head_->mu_);
+    disown_locked();
+  }
   release();
   return Status::ok();
 }
@@ -270,6 +364,7 @@ TruncateResult Head::truncate_before(int64_t t_ms) {
       gone.push_back(ref);
     }
   }
+  if (!gone.empty()) ++series_gen_;
   for (SeriesRef ref : gone) {
     series_.erase(ref);
     by_ref_[ref] = nullptr;
@@ -286,7 +381,16 @@ HeadMemory Head::memory() const {
   m.series = series_.size();
   m.closed_chunks = closed_chunks_;
   m.chunk_bytes = closed_chunk_bytes_;
-  for (const auto& [ref, s] : series_) {
+  // In ref order through by_ref_ (sequential, unlike the map's nodes),
+  // fetching the series a few refs ahead: the walk is cache misses otherwise.
+  constexpr size_t kAhead = 8;
+  for (size_t r = 0; r < by_ref_.size(); ++r) {
+    if (r + kAhead < by_ref_.size() && by_ref_[r + kAhead] != nullptr) {
+      const auto* ahead = reinterpret_cast<const char*>(by_ref_[r + kAhead]);
+      for (size_t at = 0; at < sizeof(MemSeries); at += 64) __builtin_prefetch(ahead + at);
+    }
+    const MemSeries* s = by_ref_[r];
+    if (s == nullptr) continue;
     m.max_t = std::max(m.max_t, s->max_t);
     if (!s->empty()) m.min_t = std::min(m.min_t, s->min_t());
     m.samples += s->open.num_samples();

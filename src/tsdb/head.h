@@ -12,7 +12,12 @@
 // takes the shared lock briefly to look up and check the series (the exclusive
 // lock only to create a new one; ~16 % of append CPU, docs/performance.md
 // "Head (in memory)"); its buffers go back to the head for the next
-// appender, so a steady-state cycle does not allocate them. A query takes the shared lock once in
+// appender, so a steady-state cycle does not allocate them. append() claims
+// the series for its appender (an atomic owner tag in the series, given back
+// at commit/rollback) and keeps its newest buffered sample there, so checking
+// a sample against the cycle's earlier ones touches no other memory; a
+// buffered sample keeps its series' address, which commit() uses (prefetching
+// ahead) unless a truncation removed series in between (series_gen_). A query takes the shared lock once in
 // select() to match series and copy chunk references plus a snapshot of each
 // open chunk's bytes (the codec keeps a chunk decodable after every append);
 // decoding happens afterwards, lock-free, on immutable bytes. Chosen over
@@ -169,11 +174,14 @@ class Head final : public storage::Storage {
   mutable std::shared_mutex mu_;
   Index index_;
   std::unordered_map<storage::SeriesRef, std::unique_ptr<head_detail::MemSeries>> series_;
-  // Lookup by ref (refs are dense and never reused): find_locked() runs twice
-  // per appended sample, and a hash lookup there was 23-57 % of append CPU.
-  // 8 bytes per ref ever handed out.
+  // Lookup by ref (refs are dense and never reused): find_locked() runs once
+  // per appended sample (commit uses the buffered pointers), and a hash lookup
+  // there was 23-57 % of append CPU. 8 bytes per ref ever handed out.
   std::vector<head_detail::MemSeries*> by_ref_;
   storage::SeriesRef next_ref_ = 1;
+  // Bumped by every truncation that removes series: an appender's buffered
+  // MemSeries pointers are valid while it is unchanged.
+  uint64_t series_gen_ = 0;
   uint64_t epoch_ = 0;  // commits so far
   int64_t min_valid_t_;
   size_t closed_chunk_bytes_ = 0;
@@ -185,6 +193,7 @@ class Head final : public storage::Storage {
   std::multiset<uint64_t> live_queriers_;
   std::unique_ptr<head_detail::AppendBuffers> spare_buffers_;
 
+  std::atomic<uint64_t> next_appender_id_{1};  // MemSeries::owner tags (0: none)
   std::atomic<uint64_t> out_of_order_{0}, duplicate_{0}, out_of_bounds_{0}, unknown_ref_{0}, appended_{0};
   // Shared with iterators, which may outlive a querier.
   std::shared_ptr<std::atomic<uint64_t>> corrupt_chunks_ = std::make_shared<std::atomic<uint64_t>>(0);

@@ -141,6 +141,92 @@ TEST(Head, OutOfOrderAndDuplicatesCounted) {
   EXPECT_EQ(got[0].samples[1].v, 8);
 }
 
+// Two appenders buffering the same series: each checks against its own
+// buffered samples (one keeps them in the series, the other in its map),
+// and the commit of the later one re-checks against what the first committed.
+TEST(Head, TwoAppendersOnOneSeries) {
+  Head head;
+  auto a = head.appender();
+  auto b = head.appender();
+  append_ok(*a, metric("m"), 1000, 1);
+  append_ok(*b, metric("m"), 2000, 2);
+  EXPECT_FALSE(b->append(0, metric("m"), 1500, 2).has_value());  // older than b's own
+  EXPECT_FALSE(a->append(0, metric("m"), 900, 1).has_value());   // older than a's own
+  EXPECT_TRUE(b->append(0, metric("m"), 2000, 2).has_value());   // b's identical: ignored
+  EXPECT_FALSE(b->append(0, metric("m"), 2000, 3).has_value());  // b's, other value
+  append_ok(*a, metric("m"), 1100, 1);
+  ASSERT_TRUE(b->commit().is_ok());
+  // While a still holds samples, a third appender checks against its own and the committed.
+  auto c = head.appender();
+  EXPECT_FALSE(c->append(0, metric("m"), 1900, 4).has_value());
+  append_ok(*c, metric("m"), 2100, 4);
+  EXPECT_FALSE(c->append(0, metric("m"), 2050, 4).has_value());
+  EXPECT_FALSE(a->commit().is_ok());  // 1000 and 1100 are older than b's 2000 now
+  ASSERT_TRUE(c->commit().is_ok());
+  // After both gave the series back, a new appender keeps it again.
+  auto d = head.appender();
+  append_ok(*d, metric("m"), 3000, 5);
+  EXPECT_FALSE(d->append(0, metric("m"), 2500, 5).has_value());
+  EXPECT_FALSE(d->append(0, metric("m"), 3000, 6).has_value());
+  ASSERT_TRUE(d->commit().is_ok());
+  auto got = query(head, 0, 9000, {{Type::kEq, "__name__", "m"}});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].samples.size(), 3u);
+  EXPECT_EQ(got[0].samples[0].t_ms, 2000);
+  EXPECT_EQ(got[0].samples[1].t_ms, 2100);
+  EXPECT_EQ(got[0].samples[2].t_ms, 3000);
+  EXPECT_EQ(head.counters().out_of_order, 7u);  // 5 at append, 2 at a's commit
+}
+
+// Rollback and an appender dropped without commit give their series back:
+// the next appender's own samples are checked as usual.
+TEST(Head, RollbackAndDroppedAppenderGiveSeriesBack) {
+  Head head;
+  {
+    auto a = head.appender();
+    append_ok(*a, metric("m"), 5000, 1);
+    ASSERT_TRUE(a->rollback().is_ok());
+    auto b = head.appender();
+    append_ok(*b, metric("m"), 4000, 1);  // a's sample is gone
+    // b dropped here without commit
+  }
+  auto c = head.appender();
+  append_ok(*c, metric("m"), 3000, 1);
+  EXPECT_FALSE(c->append(0, metric("m"), 2000, 1).has_value());
+  ASSERT_TRUE(c->commit().is_ok());
+  auto got = query(head, 0, 9000, {{Type::kEq, "__name__", "m"}});
+  ASSERT_EQ(got.size(), 1u);
+  ASSERT_EQ(got[0].samples.size(), 1u);
+  EXPECT_EQ(got[0].samples[0].t_ms, 3000);
+}
+
+// A truncation between append() and commit() that removes a buffered
+// series: commit finds it gone (its sample counted as unknown), the other
+// buffered series are applied.
+TEST(Head, TruncationRemovingBufferedSeriesBeforeCommit) {
+  HeadOptions opt;
+  opt.chunk_range_ms = 10'000;
+  Head head(opt);
+  auto first = head.appender();
+  append_ok(*first, metric("old"), 1000, 1);
+  append_ok(*first, metric("new"), 6000, 1);
+  ASSERT_TRUE(first->commit().is_ok());
+  auto app = head.appender();
+  auto old_ref = app->append(0, metric("old"), 2000, 2);
+  ASSERT_TRUE(old_ref.has_value());
+  append_ok(*app, metric("new"), 20'000, 2);
+  // "old" has nothing at or after 5 s committed: removed with its buffered sample.
+  EXPECT_EQ(head.truncate_before(5000).series_removed, 1u);
+  EXPECT_FALSE(app->commit().is_ok());
+  EXPECT_EQ(head.counters().unknown_ref, 1u);
+  auto got = query(head, 0, 100'000, {{Type::kRe, "__name__", ".+"}});
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0].labels, metric("new"));
+  ASSERT_EQ(got[0].samples.size(), 2u);
+  EXPECT_EQ(got[0].samples[0].t_ms, 6000);
+  EXPECT_EQ(got[0].samples[1].t_ms, 20'000);
+}
+
 TEST(Head, StaleMarkerAndNaNBitsKept) {
   Head head;
   auto app = head.appender();
@@ -342,6 +428,71 @@ TEST(Head, ConcurrentAppendsAndQueries) {
   auto got = query(head, 0, 1'000'000, {{Type::kEq, "__name__", "m"}});
   ASSERT_EQ(got.size(), static_cast<size_t>(kSeries));
   EXPECT_EQ(got[0].samples.back().t_ms, kCycles * 1000);
+}
+
+// Several appenders at once on the same series (each claims some, checks the
+// others through its map), with retention removing series that only one
+// writer feeds, and a reader: every series keeps strictly increasing
+// timestamps, and every sample an append() accepted is either applied or
+// rejected by its commit (no timestamps repeat, so nothing is ignored).
+// Meant for ThreadSanitizer too.
+TEST(Head, ConcurrentAppendersOnSharedSeries) {
+  HeadOptions opt;
+  opt.chunk_max_samples = 32;
+  Head head(opt);
+  constexpr int kWriters = 4, kShared = 40, kCycles = 300;
+  std::atomic<uint64_t> accepted{0}, rejected_at_commit{0};
+  std::atomic<int> bad{0};
+  std::atomic<bool> stop{false};
+  std::vector<std::thread> writers;
+  for (int w = 0; w < kWriters; ++w) {
+    writers.emplace_back([&, w] {
+      std::vector<storage::SeriesRef> refs(kShared, 0);
+      std::vector<Labels> labels;
+      for (int s = 0; s < kShared; ++s) labels.push_back(metric("shared", std::to_string(s)));
+      for (int c = 1; c <= kCycles; ++c) {
+        auto app = head.appender();
+        uint64_t ok = 0;
+        for (int s = 0; s < kShared; ++s) {
+          // Two samples per series and cycle: the second is checked against the first.
+          const int64_t t = c * 1000 + w * 10;
+          for (int64_t dt : {0, 1}) {
+            auto r = app->append(refs[s], labels[s], t + dt, static_cast<double>(w));
+            if (r) {
+              refs[s] = *r;
+              ++ok;
+            }
+          }
+        }
+        // Writer 0 also feeds series that stop after cycle 100, so retention removes them.
+        if (w == 0 && c <= 100) {
+          for (int s = 0; s < 5; ++s) {
+            if (app->append(0, metric("short", std::to_string(s)), c * 1000, 1)) ++ok;
+          }
+        }
+        accepted += ok;
+        Status st = app->commit();  // may reject what another writer committed newer meanwhile
+        if (!st) rejected_at_commit += std::stoull(st.message());  // "N samples rejected at commit ..."
+        if (w == 0 && c % 50 == 0) head.truncate_before((c - 20) * 1000);
+      }
+    });
+  }
+  std::thread reader([&] {
+    while (!stop) {
+      for (const auto& g : query(head, 0, 1'000'000, {{Type::kRe, "__name__", ".+"}})) {
+        for (size_t i = 1; i < g.samples.size(); ++i) {
+          if (g.samples[i].t_ms <= g.samples[i - 1].t_ms) ++bad;
+        }
+      }
+    }
+  });
+  for (auto& t : writers) t.join();
+  stop = true;
+  reader.join();
+  EXPECT_EQ(bad.load(), 0);
+  EXPECT_EQ(head.counters().samples_appended, accepted.load() - rejected_at_commit.load());
+  EXPECT_GT(head.counters().samples_appended, static_cast<uint64_t>(kShared * kCycles));
+  EXPECT_EQ(query(head, 0, 1'000'000, {{Type::kEq, "__name__", "short"}}).size(), 0u);
 }
 
 }  // namespace
