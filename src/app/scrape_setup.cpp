@@ -30,7 +30,7 @@ class ScrapeCollector final : public collector::Collector {
       : m_(m), ok_(ok), ok_ms_(ok_ms) {}
 
   Status collect(model::SnapshotBuilder& out) override {
-    const scrape::ManagerStatus st = m_.status();
+    const scrape::ManagerStatus st = m_.status(false);
     std::map<std::pair<std::string, std::string>, double> counts;
     for (const auto& t : st.active) counts[{t.job, t.health}] += 1;
     auto targets = out.family("llmon_scrape_targets", "Scrape targets of each job by health (up, down, unknown).",

@@ -47,6 +47,7 @@ struct Manager::Loop {
   bool stop = false;
   mutable std::mutex status_mu;
   TargetStatus status;
+  uint64_t metadata_generation = 0;  // of the appender's metadata in status (loop thread only)
 };
 
 struct Manager::Job {
@@ -272,7 +273,10 @@ void Manager::run_loop(Loop* loop) {
       loop->status.last_scrape_ms = ts;
       loop->status.last_duration_s = duration;
       loop->status.last_samples = r.samples_scraped;
-      if (r.up) loop->status.metadata = loop->appender->metadata();
+      if (r.up && loop->metadata_generation != loop->appender->metadata_generation()) {
+        loop->status.metadata = loop->appender->metadata();
+        loop->metadata_generation = loop->appender->metadata_generation();
+      }
     }
     next += interval;
     now = clock_.now_ms();
@@ -280,13 +284,29 @@ void Manager::run_loop(Loop* loop) {
   }
 }
 
-ManagerStatus Manager::status() const {
+ManagerStatus Manager::status(bool with_metadata) const {
   ManagerStatus out;
   std::lock_guard<std::mutex> lock(mu_);
   for (const auto& [name, job] : jobs_) {
     for (const auto& [hash, loop] : job->loops) {
       std::lock_guard<std::mutex> l(loop->status_mu);
-      out.active.push_back(loop->status);
+      if (with_metadata) {
+        out.active.push_back(loop->status);
+        continue;
+      }
+      const TargetStatus& s = loop->status;
+      TargetStatus& t = out.active.emplace_back();
+      t.job = s.job;
+      t.scrape_url = s.scrape_url;
+      t.labels = s.labels;
+      t.discovered_labels = s.discovered_labels;
+      t.health = s.health;
+      t.last_error = s.last_error;
+      t.last_scrape_ms = s.last_scrape_ms;
+      t.last_duration_s = s.last_duration_s;
+      t.interval_ms = s.interval_ms;
+      t.timeout_ms = s.timeout_ms;
+      t.last_samples = s.last_samples;
     }
     out.active.insert(out.active.end(), job->errored.begin(), job->errored.end());
     out.dropped.insert(out.dropped.end(), job->dropped.begin(), job->dropped.end());

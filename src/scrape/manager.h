@@ -97,7 +97,9 @@ class Manager {
   // `cfg` gives its settings). Call before or after apply.
   void add_discoverer(const ScrapeConfig& cfg, std::shared_ptr<Discoverer> d);
 
-  ManagerStatus status() const;
+  // `with_metadata` false: the targets without their metadata maps (cheap:
+  // for counting targets by health every cycle).
+  ManagerStatus status(bool with_metadata = true) const;
   void stop();
 
  private:

@@ -140,7 +140,10 @@ Status TargetAppender::append_page(storage::Appender& app, std::string_view body
     }
   }
   if (opts_.sample_limit > 0 && appended > opts_.sample_limit) return Status::error("sample limit exceeded");
-  if (with_metadata) metadata_ = p.metadata();
+  if (with_metadata && p.metadata() != metadata_) {
+    metadata_ = p.metadata();
+    ++metadata_generation_;
+  }
   slots_.swap(next_slots_);
   arena_.swap(next_arena_);
   return Status::ok();

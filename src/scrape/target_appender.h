@@ -82,6 +82,8 @@ class TargetAppender {
   // then from every 16th (families rarely change; gathering costs a map
   // update per # TYPE line).
   const std::map<std::string, FamilyMetadata, std::less<>>& metadata() const { return metadata_; }
+  // Grows when metadata() changes (a reader copies it only then).
+  uint64_t metadata_generation() const { return metadata_generation_; }
   const std::vector<model::Label>& target_labels() const { return target_labels_; }
 
  private:
@@ -130,7 +132,8 @@ class TargetAppender {
   std::vector<std::pair<model::Labels, storage::SeriesRef>> report_;
   std::map<std::string, FamilyMetadata, std::less<>> metadata_;
   uint64_t iter_ = 0;
-  uint64_t pages_ = 0;  // pages parsed; metadata is gathered from every kMetadataEvery-th
+  uint64_t pages_ = 0;
+  uint64_t metadata_generation_ = 0;  // pages parsed; metadata is gathered from every kMetadataEvery-th
   std::vector<model::Label> scratch_;
 };
 
