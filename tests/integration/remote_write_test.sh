@@ -85,9 +85,11 @@ remote_metric() {
 start_prom
 start_vm
 start_agent
-sleep 5
-[[ "$(remote_metric llmon_remote_storage_samples_total prom)" =~ ^[1-9] ]] ||
-  fail "nothing sent to Prometheus after 5 s: $(grep remote_write "$SCRATCH/llmon.log" | tail -3)"
+# (Waits, not fixed sleeps: under a loaded parallel ctest the agent's first
+# cycle and send can take seconds.)
+sent_some() { [[ "$(remote_metric llmon_remote_storage_samples_total prom)" =~ ^[1-9] ]]; }
+wait_for "the first samples acknowledged by Prometheus" 30 sent_some ||
+  fail "nothing sent to Prometheus: $(grep remote_write "$SCRATCH/llmon.log" | tail -3)"
 log "sending: $(remote_metric llmon_remote_storage_samples_total prom) samples acknowledged"
 
 # Outage: the receivers go away while the agent keeps storing, is killed
@@ -101,17 +103,16 @@ start_agent
 sleep 4
 kill9_agent
 start_agent
-sleep 3
-[[ "$(remote_metric llmon_remote_storage_samples_failed_total prom)" =~ ^[1-9] ]] ||
-  fail "no failed sends counted during the outage"
+failed_some() { [[ "$(remote_metric llmon_remote_storage_samples_failed_total prom)" =~ ^[1-9] ]]; }
+wait_for "failed sends counted during the outage" 30 failed_some || fail "no failed sends counted during the outage"
 start_prom
 start_vm
 log "receivers back"
 sleep 1
 # A SIGHUP while catching up rebuilds the queues from their saved positions.
 kill -HUP "$LLMON_PID"
-sleep 1
-grep -q "remote_write config reloaded" "$SCRATCH/llmon.log" || fail "SIGHUP did not reload remote_write"
+wait_for "the remote_write reload" 15 grep -q "remote_write config reloaded" "$SCRATCH/llmon.log" ||
+  fail "SIGHUP did not reload remote_write"
 CUT="$(date +%s)"
 # Wait until the queue acknowledged everything up to CUT.
 caught_up() {
