@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <glob.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -149,8 +150,10 @@ FileTailer::~FileTailer() = default;
 
 void FileTailer::restore(std::vector<FileCursor> cursors) {
   pending_restore_ = std::move(cursors);
-  for (const FileCursor& c : pending_restore_)
+  for (const FileCursor& c : pending_restore_) {
+    restored_saved_ms_ = std::max(restored_saved_ms_, c.saved_ms);
     for (const GenerationId& g : c.done) finished_.emplace_back(c.path, g);
+  }
 }
 
 void FileTailer::note_error(const Status& s) {
@@ -440,6 +443,20 @@ void FileTailer::poll_follow(Follow& f, const LineSink& sink) {
   read_to_end(f, sink, false);
 }
 
+namespace {
+
+// Whether the file's birth time (statx; not every filesystem keeps one) is
+// at or after `ms`. False when unknown, or without a threshold.
+bool born_after(const std::string& path, int64_t ms) {
+  if (ms <= 0) return false;
+  struct statx stx {};
+  if (::statx(AT_FDCWD, path.c_str(), 0, STATX_BTIME, &stx) != 0 || !(stx.stx_mask & STATX_BTIME)) return false;
+  const int64_t born_ms = static_cast<int64_t>(stx.stx_btime.tv_sec) * 1000 + stx.stx_btime.tv_nsec / 1'000'000;
+  return born_ms >= ms;
+}
+
+}  // namespace
+
 void FileTailer::discover(const LineSink& sink) {
   std::set<std::string> present;
   for (const std::string& pattern : opt_.patterns) {
@@ -472,7 +489,8 @@ void FileTailer::discover(const LineSink& sink) {
     if (follows_.count(path)) continue;
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) continue;
-    const bool at_end = first_poll_ && !opt_.from_beginning && !restored.count(path);
+    const bool at_end =
+        first_poll_ && !opt_.from_beginning && !restored.count(path) && !born_after(path, restored_saved_ms_ - 5000);
     std::unique_ptr<Follow> f;
     Status s = open_follow(path, at_end, f);
     if (!s) {

@@ -21,7 +21,11 @@
 //
 // A file that disappears is drained and closed; one that appears later is read
 // from 0. Files present at the first poll with no cursor start at their end
-// (at a line boundary) unless from_beginning. Read errors are counted and
+// (at a line boundary) unless from_beginning, or unless restore() had cursors
+// and the file was created (statx birth time) after the newest of them was
+// taken, less 5 s: such a file appeared while the previous tailer was down
+// or before it got to it, so none of its lines were handed out and all are
+// read (a writer that starts as the agent is killed loses nothing). Read errors are counted and
 // retried at the next poll; they never stop the other files.
 // Not thread-safe: one thread polls.
 #pragma once
@@ -104,6 +108,7 @@ class FileTailer {
   std::map<std::string, std::unique_ptr<Follow>> follows_;  // by tracked path
   std::vector<std::unique_ptr<Follow>> draining_;           // renamed away, still read
   std::vector<FileCursor> pending_restore_;
+  int64_t restored_saved_ms_ = 0;                               // the newest restored cursor's saved_ms (0: none)
   std::vector<std::pair<std::string, GenerationId>> finished_;  // (path, generation) read to the end, newest last
   void finish(const std::string& path, const struct stat& st);
   bool finished(const struct stat& st) const;

@@ -1,6 +1,8 @@
 #include "logwatch/file_tailer.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -85,6 +87,47 @@ TEST_F(TailerTest, ExistingFilesStartAtTheirEndNewFilesFromTheStart) {
   ASSERT_TRUE(t.poll(c.sink()));
   EXPECT_EQ(c.lines, (std::vector<std::string>{"partial rest", "new 1", "b 1"}));
   EXPECT_EQ(t.stats().files, 2u);
+}
+
+// A file created after the previous tailer's last saved position, which it
+// never got to (the agent was killed as the writer started), is read from
+// its start after the restart; a file older than that position keeps the
+// from-the-end rule.
+TEST_F(TailerTest, FilesBornSinceTheLastSavedPositionAreReadWhole) {
+  const int64_t now = base::SystemClock().now_ms();
+  base::ManualClock clock(now);
+  append(path("a.log"), "a 1\n");
+  TailerOptions opt;
+  opt.patterns = {dir_.path() + "/*.log"};
+  std::vector<FileCursor> saved;
+  {
+    FileTailer t(opt, clock);
+    Collected c;
+    ASSERT_TRUE(t.poll(c.sink()));
+    saved = t.cursors();
+  }
+  ASSERT_EQ(saved.size(), 1u);
+  append(path("b.log"), "b 1\nb 2\n");  // while the tailer is down
+  struct statx stx {};
+  if (::statx(AT_FDCWD, path("b.log").c_str(), 0, STATX_BTIME, &stx) != 0 || !(stx.stx_mask & STATX_BTIME))
+    GTEST_SKIP() << "this filesystem keeps no birth times";
+  {
+    FileTailer t(opt, clock);
+    t.restore(saved);
+    Collected c;
+    ASSERT_TRUE(t.poll(c.sink()));
+    EXPECT_EQ(c.lines, (std::vector<std::string>{"b 1", "b 2"}));
+  }
+  // The same file against a position saved an hour later: it existed then
+  // (it was simply not watched), so it starts at its end.
+  for (FileCursor& f : saved) f.saved_ms = now + 3'600'000;
+  {
+    FileTailer t(opt, clock);
+    t.restore(saved);
+    Collected c;
+    ASSERT_TRUE(t.poll(c.sink()));
+    EXPECT_TRUE(c.lines.empty());
+  }
 }
 
 TEST_F(TailerTest, GlobsDoNotFollowRotatedGenerationsThemselves) {
