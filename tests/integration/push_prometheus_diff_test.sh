@@ -46,6 +46,17 @@ diff "$SCRATCH/client_pgw.txt" "$SCRATCH/client_llmon.txt" >&2 || fail "promethe
 diff "$SCRATCH/proto_pgw.txt" "$SCRATCH/proto_llmon.txt" >&2 || fail "the protobuf/gzip pushes got other answers"
 grep -q ': 200$' "$SCRATCH/proto_llmon.txt" || fail "no protobuf push was accepted"
 
+# try_for SECONDS CMD...: CMD until it succeeds (0) or the time is up (1);
+# unlike wait_for it does not fail the test, so the caller can show a diff.
+try_for() {
+  local deadline=$((SECONDS + $1))
+  shift
+  until "$@"; do
+    ((SECONDS < deadline)) || return 1
+    sleep 0.3
+  done
+}
+
 # The pushed series as a server stores them now, one line each, push times masked.
 JOBS='push_client|batch/nightly|short_lived|proto_job|gz_job'
 series() {
@@ -66,7 +77,7 @@ prom_caught_up() {
   series "$prom_URL" >"$SCRATCH/prom.txt" && series "$llmon_URL" >"$SCRATCH/llmon.txt" &&
     cmp -s "$SCRATCH/prom.txt" "$SCRATCH/llmon.txt"
 }
-if ! wait_for "the same pushed series in Prometheus and llmon" 30 prom_caught_up; then
+if ! try_for 30 prom_caught_up; then
   diff "$SCRATCH/prom.txt" "$SCRATCH/llmon.txt" >&2
   fail "Prometheus (scraping the Pushgateway) and llmon store different pushed series (above: < Prometheus, > llmon)"
 fi
@@ -79,16 +90,22 @@ grep -q '^push_client_requests_total' "$SCRATCH/llmon.txt" && fail "the families
 log "Prometheus+Pushgateway and llmon agree on $n pushed series"
 
 # The history is queryable as a range (the agent stores every interval).
-curl -s --max-time 10 "$llmon_URL/api/v1/query" --data-urlencode 'query=count_over_time(gz_value[1m])' |
-  "$PY" -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; assert r and float(r[0]["value"][1]) >= 2, r' ||
-  fail "gz_value has fewer than 2 stored samples"
+stored_twice() {
+  curl -s --max-time 10 "$llmon_URL/api/v1/query" --data-urlencode 'query=count_over_time(gz_value[1m])' |
+    "$PY" -c 'import json,sys; r=json.load(sys.stdin)["data"]["result"]; sys.exit(0 if r and float(r[0]["value"][1]) >= 2 else 1)'
+}
+wait_for "gz_value stored at least twice" 30 stored_twice
 
 # A restart keeps the groups (<storage.path>/push-groups.json).
 stop_pid "$llmon_PID"
 [[ -s "$SCRATCH/llmon-data/push-groups.json" ]] || fail "no push-groups.json after a clean stop"
 start_llmon --log.level=warn --web.enable-push --collector.disable-defaults --logwatch.enabled=false \
   --rules.defaults=false
-sleep 2
-series "$llmon_URL" >"$SCRATCH/llmon_after.txt"
-diff "$SCRATCH/llmon.txt" "$SCRATCH/llmon_after.txt" >&2 || fail "the pushed series changed across a restart"
+same_after_restart() {
+  series "$llmon_URL" >"$SCRATCH/llmon_after.txt" && cmp -s "$SCRATCH/llmon.txt" "$SCRATCH/llmon_after.txt"
+}
+if ! try_for 30 same_after_restart; then
+  diff "$SCRATCH/llmon.txt" "$SCRATCH/llmon_after.txt" >&2
+  fail "the pushed series changed across a restart"
+fi
 log "the groups survived a restart"
