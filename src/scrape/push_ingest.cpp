@@ -129,7 +129,6 @@ void PushIngest::persist() {
     return;
   }
   saved_generation_ = gen;
-  stats_.last_persist_ms = clock_.now_ms();
 }
 
 void PushIngest::run() {

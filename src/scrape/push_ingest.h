@@ -55,7 +55,6 @@ struct PushIngestStats {
   uint64_t samples_appended = 0;             // of the last page
   uint64_t rejected = 0;                     // samples the store refused, all pages
   uint64_t persist_errors = 0;
-  int64_t last_persist_ms = 0;
   size_t groups = 0;
 };
 
@@ -74,7 +73,7 @@ class PushIngest {
   // One request (push_request.h); `body` already un-gzipped.
   PushReply handle(std::string_view method, std::string_view raw_path, std::string_view body,
                    std::string_view content_type);
-  // Counts an answer the route gave itself (415, 400 for a bad body).
+  // Counts an answer the route gave itself (400 for a gzip body that does not decode).
   void count(int status);
 
   // Appends the store's page at t_ms now (the thread's step; tests call it
