@@ -186,7 +186,10 @@ fetch() {
 
 # The llmon agent on a free port with the given extra flags, its store in the
 # scratch dir (never the working directory); sets llmon_*.
+# The host's kernel log stays out of tests (an OOM kill on a CI machine once
+# fired LogKernelOomKill into a test's receiver): the kmsg source is off
+# unless the caller passes its own --logwatch.kmsg-path (the last one wins).
 start_llmon() {
   start_server llmon /metrics "$LLMON" agent --web.listen-address=127.0.0.1:@PORT@ \
-    --storage.path="$SCRATCH/llmon-data" "$@"
+    --storage.path="$SCRATCH/llmon-data" --logwatch.kmsg-path= "$@"
 }
