@@ -9,60 +9,16 @@
 #include "base/strings.h"
 #include "model/metric.h"
 #include "net/url.h"
+#include "scrape/config_reader.h"
 
 namespace llmon::remote {
 namespace {
 
-class Parser {
+class Parser : public scrape::ConfigReader {
  public:
-  explicit Parser(std::string_view file) : file_(file) {}
+  using ConfigReader::ConfigReader;
 
-  Status fail(const YAML::Node& n, std::string_view msg) const {
-    const YAML::Mark m = n.Mark();
-    std::string out(file_);
-    if (!m.is_null()) out += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-    out += ": ";
-    out += msg;
-    return Status::error(out);
-  }
-  Status scalar(const YAML::Node& n, std::string_view field, std::string& out) const {
-    if (n.IsNull()) return out.clear(), Status::ok();
-    if (!n.IsScalar()) return fail(n, std::string(field) + ": expected a string");
-    out = n.Scalar();
-    return Status::ok();
-  }
-  Status boolean(const YAML::Node& n, std::string_view field, bool& out) const {
-    auto b = n.IsScalar() ? base::parse_bool_word(n.Scalar()) : std::nullopt;
-    if (!b) return fail(n, std::string(field) + ": expected true or false");
-    out = *b;
-    return Status::ok();
-  }
-  Status duration(const YAML::Node& n, std::string_view field, int64_t& out) const {
-    if (!n.IsScalar()) return fail(n, std::string(field) + ": expected a duration such as 5s");
-    auto d = base::parse_duration_ms(n.Scalar());
-    if (!d) return fail(n, std::string(field) + ": " + d.error());
-    out = *d;
-    return Status::ok();
-  }
-  Status uint(const YAML::Node& n, std::string_view field, uint64_t& out) const {
-    auto i = n.IsScalar() ? base::parse_i64(n.Scalar()) : std::nullopt;
-    if (!i || *i < 0) return fail(n, std::string(field) + ": expected a non-negative integer");
-    out = static_cast<uint64_t>(*i);
-    return Status::ok();
-  }
-  Status map_of_strings(const YAML::Node& n, std::string_view field,
-                        std::vector<std::pair<std::string, std::string>>& out) const {
-    out.clear();
-    if (n.IsNull()) return Status::ok();
-    if (!n.IsMap()) return fail(n, std::string(field) + ": expected a mapping");
-    for (const auto& kv : n) {
-      std::string v;
-      if (Status s = scalar(kv.second, std::string(field) + "." + kv.first.Scalar(), v); !s) return s;
-      out.emplace_back(kv.first.Scalar(), v);
-    }
-    return Status::ok();
-  }
-  Status unknown(const YAML::Node& key, std::string_view where) const {
+  Status unknown(const YAML::Node& key, std::string_view where) const override {
     const std::string& k = key.Scalar();
     static const std::set<std::string, std::less<>> kKnownElsewhere = {"oauth2",
                                                                        "sigv4",
@@ -80,65 +36,7 @@ class Parser {
                                                                        "bearer_token_file"};
     if (kKnownElsewhere.count(k))
       return fail(key, std::string(where) + ": \"" + k + "\" is not supported by llmon's remote_write");
-    return fail(key, std::string(where) + ": unknown field \"" + k + "\"");
-  }
-
-  Status relabel(const YAML::Node& n, std::string_view where, std::vector<scrape::RelabelConfig>& out) {
-    out.clear();
-    if (n.IsNull()) return Status::ok();
-    if (!n.IsSequence()) return fail(n, std::string(where) + ": expected a list of relabel rules");
-    size_t idx = 0;
-    for (const auto& item : n) {
-      const std::string w = std::string(where) + "[" + std::to_string(idx++) + "]";
-      if (!item.IsMap()) return fail(item, w + ": expected a mapping");
-      scrape::RelabelConfig rc;
-      for (const auto& kv : item) {
-        const std::string& key = kv.first.Scalar();
-        const YAML::Node& v = kv.second;
-        Status s;
-        if (key == "source_labels") {
-          rc.source_labels.clear();
-          rc.set_source_labels = true;
-          if (!v.IsNull() && !v.IsSequence()) s = fail(v, w + ".source_labels: expected a list of label names");
-          if (s && v.IsSequence())
-            for (const auto& l : v) {
-              if (!l.IsScalar() || !model::is_valid_label_name(l.Scalar())) {
-                s = fail(l, w + ".source_labels: expected label names");
-                break;
-              }
-              rc.source_labels.push_back(l.Scalar());
-            }
-        } else if (key == "separator") {
-          s = scalar(v, w + ".separator", rc.separator);
-        } else if (key == "regex") {
-          rc.set_regex = true;
-          s = scalar(v, w + ".regex", rc.regex);
-        } else if (key == "modulus") {
-          s = uint(v, w + ".modulus", rc.modulus);
-        } else if (key == "target_label") {
-          s = scalar(v, w + ".target_label", rc.target_label);
-        } else if (key == "replacement") {
-          s = scalar(v, w + ".replacement", rc.replacement);
-        } else if (key == "action") {
-          std::string a;
-          s = scalar(v, w + ".action", a);
-          auto action = scrape::parse_relabel_action(a);
-          if (s && !action) s = fail(v, w + ".action: " + scrape::unknown_relabel_action_message(a));
-          if (s) rc.action = *action;
-        } else {
-          s = unknown(kv.first, w);
-        }
-        if (!s) return s;
-      }
-      auto compiled = scrape::Relabeler::compile({rc});
-      if (!compiled) {
-        std::string msg = compiled.error();
-        if (msg.rfind("rule 1: ", 0) == 0) msg.erase(0, 8);
-        return fail(item, w + ": " + msg);
-      }
-      out.push_back(std::move(rc));
-    }
-    return Status::ok();
+    return scrape::ConfigReader::unknown(key, where);
   }
 
   Status queue(const YAML::Node& n, QueueConfig& q) {
@@ -175,77 +73,9 @@ class Parser {
     return Status::ok();
   }
 
-  Status basic_auth(const YAML::Node& n, scrape::BasicAuth& out) {
-    if (!n.IsMap()) return fail(n, "basic_auth: expected a mapping");
-    for (const auto& kv : n) {
-      const std::string& key = kv.first.Scalar();
-      Status s;
-      if (key == "username")
-        s = scalar(kv.second, "basic_auth.username", out.username);
-      else if (key == "password")
-        s = scalar(kv.second, "basic_auth.password", out.password);
-      else if (key == "password_file")
-        s = scalar(kv.second, "basic_auth.password_file", out.password_file);
-      else
-        s = unknown(kv.first, "basic_auth");
-      if (!s) return s;
-    }
-    if (!out.password.empty() && !out.password_file.empty())
-      return fail(n, "at most one of basic_auth password & password_file must be configured");
-    return Status::ok();
-  }
-
-  Status authorization(const YAML::Node& n, scrape::Authorization& out) {
-    if (!n.IsMap()) return fail(n, "authorization: expected a mapping");
-    for (const auto& kv : n) {
-      const std::string& key = kv.first.Scalar();
-      Status s;
-      if (key == "type")
-        s = scalar(kv.second, "authorization.type", out.type);
-      else if (key == "credentials")
-        s = scalar(kv.second, "authorization.credentials", out.credentials);
-      else if (key == "credentials_file")
-        s = scalar(kv.second, "authorization.credentials_file", out.credentials_file);
-      else
-        s = unknown(kv.first, "authorization");
-      if (!s) return s;
-    }
-    if (out.type.empty()) out.type = "Bearer";
-    if (base::iequals(out.type, "basic"))
-      return fail(n, "authorization type cannot be set to \"basic\", use \"basic_auth\" instead");
-    if (!out.credentials.empty() && !out.credentials_file.empty())
-      return fail(n, "at most one of authorization credentials & credentials_file must be configured");
-    return Status::ok();
-  }
-
-  Status tls_config(const YAML::Node& n, scrape::TlsConfig& out) {
-    if (!n.IsMap()) return fail(n, "tls_config: expected a mapping");
-    for (const auto& kv : n) {
-      const std::string& key = kv.first.Scalar();
-      Status s;
-      if (key == "ca_file")
-        s = scalar(kv.second, "tls_config.ca_file", out.ca_file);
-      else if (key == "cert_file")
-        s = scalar(kv.second, "tls_config.cert_file", out.cert_file);
-      else if (key == "key_file")
-        s = scalar(kv.second, "tls_config.key_file", out.key_file);
-      else if (key == "server_name")
-        s = scalar(kv.second, "tls_config.server_name", out.server_name);
-      else if (key == "insecure_skip_verify")
-        s = boolean(kv.second, "tls_config.insecure_skip_verify", out.insecure_skip_verify);
-      else
-        s = unknown(kv.first, "tls_config");
-      if (!s) return s;
-    }
-    if (out.cert_file.empty() != out.key_file.empty())
-      return fail(n, out.cert_file.empty() ? "client key file specified without client cert file"
-                                           : "client cert file specified without client key file");
-    return Status::ok();
-  }
-
   Status entry(const YAML::Node& n, RemoteWriteConfig& c) {
     if (!n.IsMap()) return fail(n, "remote_write: expected a mapping");
-    c.origin = file_ + ":" + std::to_string(n.Mark().line + 1);
+    c.origin = file_name() + ":" + std::to_string(n.Mark().line + 1);
     for (const auto& kv : n) {
       const std::string& key = kv.first.Scalar();
       const YAML::Node& v = kv.second;
@@ -303,13 +133,7 @@ class Parser {
 
   Expected<RemoteWriteFile> file(std::string_view text) {
     YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-      std::string msg = file_;
-      if (!e.mark.is_null()) msg += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
-      return Status::error(msg + ": " + e.msg);
-    }
+    if (Status st = load(text, root); !st) return st;
     RemoteWriteFile out;
     if (root.IsNull()) return out;
     if (!root.IsMap()) return fail(root, "expected a mapping with remote_write");
@@ -352,9 +176,6 @@ class Parser {
     }
     return out;
   }
-
- private:
-  std::string file_;
 };
 
 }  // namespace

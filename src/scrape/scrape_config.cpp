@@ -7,6 +7,7 @@
 
 #include "base/strings.h"
 #include "model/metric.h"
+#include "scrape/config_reader.h"
 
 namespace llmon::scrape {
 namespace {
@@ -22,63 +23,9 @@ constexpr std::string_view kOtherSd[] = {
     "ovhcloud_sd_configs",    "puppetdb_sd_configs", "scaleway_sd_configs",     "serverset_sd_configs",
     "triton_sd_configs",      "uyuni_sd_configs",    "vultr_sd_configs"};
 
-class Parser {
+class Parser : public ConfigReader {
  public:
-  explicit Parser(std::string_view file) : file_(file) {}
-
-  Status fail(const YAML::Node& n, std::string_view msg) const {
-    const YAML::Mark m = n.Mark();
-    std::string out(file_);
-    if (!m.is_null()) out += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
-    out += ": ";
-    out += ctx_;
-    out += msg;
-    return Status::error(out);
-  }
-
-  Status scalar(const YAML::Node& n, std::string_view field, std::string& out) const {
-    if (n.IsNull()) {
-      out.clear();
-      return Status::ok();
-    }
-    if (!n.IsScalar()) return fail(n, std::string(field) + ": expected a string");
-    out = n.Scalar();
-    return Status::ok();
-  }
-
-  Status boolean(const YAML::Node& n, std::string_view field, bool& out) const {
-    // YAML 1.1 booleans as Go's yaml.v2 reads them.
-    auto b = n.IsScalar() ? base::parse_bool_word(n.Scalar()) : std::nullopt;
-    if (!b) return fail(n, std::string(field) + ": expected true or false");
-    out = *b;
-    return Status::ok();
-  }
-
-  Status duration(const YAML::Node& n, std::string_view field, int64_t& out) const {
-    if (!n.IsScalar()) return fail(n, std::string(field) + ": expected a duration such as 15s");
-    auto d = base::parse_duration_ms(n.Scalar());
-    if (!d) return fail(n, std::string(field) + ": " + d.error());
-    out = *d;
-    return Status::ok();
-  }
-
-  Status uint(const YAML::Node& n, std::string_view field, uint64_t& out) const {
-    auto i = n.IsScalar() ? base::parse_i64(n.Scalar()) : std::nullopt;
-    if (!i || *i < 0) return fail(n, std::string(field) + ": expected a non-negative integer");
-    out = static_cast<uint64_t>(*i);
-    return Status::ok();
-  }
-
-  Status strings(const YAML::Node& n, std::string_view field, std::vector<std::string>& out) const {
-    out.clear();
-    if (n.IsNull()) return Status::ok();
-    if (!n.IsSequence()) return fail(n, std::string(field) + ": expected a list of strings");
-    for (const auto& item : n) {
-      if (!item.IsScalar()) return fail(item, std::string(field) + ": expected a string");
-      out.push_back(item.Scalar());
-    }
-    return Status::ok();
-  }
+  using ConfigReader::ConfigReader;
 
   Status label_map(const YAML::Node& n, std::string_view field, std::vector<model::Label>& out) const {
     out.clear();
@@ -95,7 +42,7 @@ class Parser {
     return Status::ok();
   }
 
-  Status unknown(const YAML::Node& key, std::string_view where) const {
+  Status unknown(const YAML::Node& key, std::string_view where) const override {
     const std::string& k = key.Scalar();
     for (std::string_view sd : kOtherSd)
       if (k == sd)
@@ -105,57 +52,7 @@ class Parser {
     if (k == "oauth2" || k == "proxy_url" || k == "no_proxy" || k == "proxy_from_environment" ||
         k == "proxy_connect_header")
       return fail(key, "\"" + k + "\" is not supported by llmon's scraper");
-    return fail(key, std::string(where) + ": unknown field \"" + k + "\"");
-  }
-
-  Status relabel(const YAML::Node& n, std::string_view field, std::vector<RelabelConfig>& out) {
-    out.clear();
-    if (n.IsNull()) return Status::ok();
-    if (!n.IsSequence()) return fail(n, std::string(field) + ": expected a list of relabel rules");
-    size_t idx = 0;
-    for (const auto& item : n) {
-      const std::string where = std::string(field) + "[" + std::to_string(idx++) + "]";
-      if (!item.IsMap()) return fail(item, where + ": expected a mapping");
-      RelabelConfig rc;
-      for (const auto& kv : item) {
-        const std::string& key = kv.first.Scalar();
-        const YAML::Node& v = kv.second;
-        Status s;
-        if (key == "source_labels") {
-          s = strings(v, where + ".source_labels", rc.source_labels);
-          for (const auto& l : rc.source_labels)
-            if (s && !model::is_valid_label_name(l))
-              s = fail(v, where + ".source_labels: \"" + l + "\" is not a valid label name");
-        } else if (key == "separator") {
-          s = scalar(v, where + ".separator", rc.separator);
-        } else if (key == "regex") {
-          s = scalar(v, where + ".regex", rc.regex);
-        } else if (key == "modulus") {
-          s = uint(v, where + ".modulus", rc.modulus);
-        } else if (key == "target_label") {
-          s = scalar(v, where + ".target_label", rc.target_label);
-        } else if (key == "replacement") {
-          s = scalar(v, where + ".replacement", rc.replacement);
-        } else if (key == "action") {
-          std::string a;
-          s = scalar(v, where + ".action", a);
-          auto action = parse_relabel_action(a);
-          if (s && !action) s = fail(v, where + ".action: unknown relabel action \"" + a + "\"");
-          if (s) rc.action = *action;
-        } else {
-          s = unknown(kv.first, where);
-        }
-        if (!s) return s;
-      }
-      auto compiled = Relabeler::compile({rc});
-      if (!compiled) {
-        std::string msg = compiled.error();
-        if (msg.rfind("rule 1: ", 0) == 0) msg.erase(0, 8);
-        return fail(item, where + ": " + msg);
-      }
-      out.push_back(std::move(rc));
-    }
-    return Status::ok();
+    return ConfigReader::unknown(key, where);
   }
 
   Status static_configs(const YAML::Node& n, std::vector<TargetGroup>& out) {
@@ -227,77 +124,9 @@ class Parser {
     return Status::ok();
   }
 
-  Status basic_auth(const YAML::Node& n, BasicAuth& out) {
-    if (!n.IsMap()) return fail(n, "basic_auth: expected a mapping");
-    for (const auto& kv : n) {
-      const std::string& key = kv.first.Scalar();
-      Status s;
-      if (key == "username")
-        s = scalar(kv.second, "basic_auth.username", out.username);
-      else if (key == "password")
-        s = scalar(kv.second, "basic_auth.password", out.password);
-      else if (key == "password_file")
-        s = scalar(kv.second, "basic_auth.password_file", out.password_file);
-      else
-        s = unknown(kv.first, "basic_auth");
-      if (!s) return s;
-    }
-    if (!out.password.empty() && !out.password_file.empty())
-      return fail(n, "at most one of basic_auth password & password_file must be configured");
-    return Status::ok();
-  }
-
-  Status authorization(const YAML::Node& n, Authorization& out) {
-    if (!n.IsMap()) return fail(n, "authorization: expected a mapping");
-    for (const auto& kv : n) {
-      const std::string& key = kv.first.Scalar();
-      Status s;
-      if (key == "type")
-        s = scalar(kv.second, "authorization.type", out.type);
-      else if (key == "credentials")
-        s = scalar(kv.second, "authorization.credentials", out.credentials);
-      else if (key == "credentials_file")
-        s = scalar(kv.second, "authorization.credentials_file", out.credentials_file);
-      else
-        s = unknown(kv.first, "authorization");
-      if (!s) return s;
-    }
-    if (out.type.empty()) out.type = "Bearer";
-    if (base::iequals(out.type, "basic"))
-      return fail(n, "authorization type cannot be set to \"basic\", use \"basic_auth\" instead");
-    if (!out.credentials.empty() && !out.credentials_file.empty())
-      return fail(n, "at most one of authorization credentials & credentials_file must be configured");
-    return Status::ok();
-  }
-
-  Status tls_config(const YAML::Node& n, TlsConfig& out) {
-    if (!n.IsMap()) return fail(n, "tls_config: expected a mapping");
-    for (const auto& kv : n) {
-      const std::string& key = kv.first.Scalar();
-      Status s;
-      if (key == "ca_file")
-        s = scalar(kv.second, "tls_config.ca_file", out.ca_file);
-      else if (key == "cert_file")
-        s = scalar(kv.second, "tls_config.cert_file", out.cert_file);
-      else if (key == "key_file")
-        s = scalar(kv.second, "tls_config.key_file", out.key_file);
-      else if (key == "server_name")
-        s = scalar(kv.second, "tls_config.server_name", out.server_name);
-      else if (key == "insecure_skip_verify")
-        s = boolean(kv.second, "tls_config.insecure_skip_verify", out.insecure_skip_verify);
-      else
-        s = unknown(kv.first, "tls_config");
-      if (!s) return s;
-    }
-    if (out.cert_file.empty() != out.key_file.empty())
-      return fail(n, out.cert_file.empty() ? "client key file specified without client cert file"
-                                           : "client cert file specified without client key file");
-    return Status::ok();
-  }
-
   Status job(const YAML::Node& n, const GlobalConfig& global, ScrapeConfig& c) {
     if (!n.IsMap()) return fail(n, "expected a mapping");
-    c.origin = file_ + ":" + std::to_string(n.Mark().line + 1);
+    c.origin = file_name() + ":" + std::to_string(n.Mark().line + 1);
     bool has_interval = false, has_timeout = false;
     std::string bearer_token, bearer_token_file;
     YAML::Node timeout_node;
@@ -307,7 +136,7 @@ class Parser {
       Status s;
       if (key == "job_name") {
         s = scalar(v, "job_name", c.job_name);
-        if (s) ctx_ += "(job \"" + c.job_name + "\") ";
+        if (s) context() += "(job \"" + c.job_name + "\") ";
       } else if (key == "scrape_interval") {
         has_interval = true;
         s = duration(v, "scrape_interval", c.scrape_interval_ms);
@@ -404,13 +233,7 @@ class Parser {
 
   Expected<ScrapeFile> file(std::string_view text) {
     YAML::Node root;
-    try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::Exception& e) {
-      std::string out(file_);
-      if (!e.mark.is_null()) out += ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1);
-      return Status::error(out + ": " + e.msg);
-    }
+    if (Status st = load(text, root); !st) return st;
     ScrapeFile f;
     if (root.IsNull()) return f;
     if (!root.IsMap()) return fail(root, "expected a mapping with global and scrape_configs");
@@ -457,21 +280,17 @@ class Parser {
       if (!list.IsSequence()) return fail(list, "scrape_configs: expected a list");
       size_t idx = 0;
       for (const auto& item : list) {
-        ctx_ = "scrape_configs[" + std::to_string(idx++) + "] ";
+        context() = "scrape_configs[" + std::to_string(idx++) + "] ";
         ScrapeConfig c;
         if (Status s = job(item, f.global, c); !s) return s;
         if (!jobs.insert(c.job_name).second)
           return fail(item, "found multiple scrape configs with job name \"" + c.job_name + "\"");
         f.scrape_configs.push_back(std::move(c));
-        ctx_.clear();
+        context().clear();
       }
     }
     return f;
   }
-
- private:
-  std::string file_;
-  std::string ctx_;  // "scrape_configs[1] (job \"x\") " while in a job
 };
 
 }  // namespace

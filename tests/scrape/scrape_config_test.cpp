@@ -150,6 +150,19 @@ TEST(ScrapeConfig, PrometheusValidationErrors) {
             std::string::npos);
 }
 
+// promtool check config (Prometheus 2.42) refuses both: a field written out
+// counts as set even when empty or equal to the default.
+TEST(ScrapeConfig, FieldsARelabelActionForbidsAreRefusedWhenWrittenAtAll) {
+  EXPECT_NE(parse_err("scrape_configs:\n  - job_name: a\n    metric_relabel_configs:\n"
+                      "      - {action: labeldrop, source_labels: [], regex: x}\n")
+                .find("labeldrop action requires only 'regex', and no other fields"),
+            std::string::npos);
+  EXPECT_NE(parse_err("scrape_configs:\n  - job_name: a\n    metric_relabel_configs:\n"
+                      "      - {action: keepequal, source_labels: [a], target_label: b, regex: (.*)}\n")
+                .find("keepequal action requires only 'source_labels' and `target_label`, and no other fields"),
+            std::string::npos);
+}
+
 TEST(ScrapeConfig, RelabelRulesAreCheckedWhereTheyAre) {
   const std::string e = parse_err(
       "scrape_configs:\n  - job_name: a\n    relabel_configs:\n      - action: keep\n        regex: a\n"
