@@ -1,4 +1,4 @@
-// btrfs collector (node_exporter 1.5 btrfs_linux.go), the sysfs part: per
+// btrfs collector (node_exporter 1.5 btrfs_linux.go). The sysfs part: per
 // filesystem /sys/fs/btrfs/<uuid>/ (directories named *-*, sorted): info
 // {label}, the global reserve, per block group type (data, metadata, system)
 // the reserved bytes and per layout the used and allocated bytes and the
@@ -7,12 +7,14 @@
 // missing devices/ or allocation/<type>/ directory has no entries, except
 // allocation/system, which fails the collector.
 //
-// Not done: node_exporter 1.5 also opens each mounted btrfs filesystem and asks
-// the kernel by ioctl (BTRFS_IOC_FS_INFO, DEV_INFO, GET_DEV_STATS) for its
-// devices; where that works it exports node_btrfs_device_unused_bytes and
-// node_btrfs_device_errors_total{type} and adds btrfs_dev_uuid to
-// node_btrfs_device_size_bytes. llmon reports the sysfs form (the one
-// node_exporter falls back to when the ioctls fail). docs/metrics.md.
+// The ioctl part (btrfs_ioctl.h): the btrfs mounts of <procfs>/1/mounts
+// (else <procfs>/mounts) are asked for their devices; a filesystem that
+// answered (matched by its fsid, the sysfs UUID without dashes) reports its
+// devices from the ioctls instead: node_btrfs_device_size_bytes with
+// btrfs_dev_uuid, node_btrfs_device_unused_bytes and
+// node_btrfs_device_errors_total{type}. One that did not (no permission, a
+// fixture tree) keeps the sysfs form, as node_exporter falls back. A mount
+// table that cannot be read only costs the ioctl part.
 #include "procfs/btrfs.h"
 
 #include <string>
@@ -22,7 +24,10 @@
 #include "base/dir_list.h"
 #include "base/file_reader.h"
 #include "base/strings.h"
+#include "collector/btrfs_ioctl.h"
 #include "collector/builtin.h"
+#include "collector/filesystem.h"
+#include "procfs/mounts.h"
 
 namespace llmon::collector {
 namespace {
@@ -43,6 +48,7 @@ struct Filesystem {
   uint64_t reserved[3] = {};
   std::vector<Layout> layouts;
   std::vector<std::pair<std::string, uint64_t>> devices;
+  const std::vector<BtrfsDevice>* ioctl_devices = nullptr;  // the ioctls answered
 };
 
 // The file's trimmed text; "" when it does not exist.
@@ -60,7 +66,12 @@ Expected<uint64_t> read_value(const std::string& path) {
 
 class BtrfsCollector final : public Collector {
  public:
-  explicit BtrfsCollector(const CollectorContext& ctx) : dir_(ctx.fs.sys("fs/btrfs")) {}
+  BtrfsCollector(const CollectorContext& ctx, std::unique_ptr<BtrfsIoctls> ioctls)
+      : fs_(ctx.fs),
+        clock_(ctx.clock ? ctx.clock : &system_clock_),
+        dir_(ctx.fs.sys("fs/btrfs")),
+        ioctls_(std::move(ioctls)),
+        table_(ctx.fs.proc("1/mounts"), ctx.fs.proc("mounts"), *clock_) {}
 
   Status collect(model::SnapshotBuilder& out) override {
     if (!base::list_dir(dir_, entries_)) return Status::ok();  // no btrfs module: nothing, as the empty glob
@@ -72,6 +83,7 @@ class BtrfsCollector final : public Collector {
       filesystems_.push_back(std::move(fs));
     }
     if (filesystems_.empty()) return Status::ok();
+    query_ioctls();
     auto info = out.family("node_btrfs_info", "Filesystem information", MetricType::kGauge, {"uuid", "label"});
     for (const auto& fs : filesystems_) info.add({fs.uuid, fs.label}, 1);
     auto rsv = out.family("node_btrfs_global_rsv_size_bytes", "Size of global reserve.", MetricType::kGauge, {"uuid"});
@@ -86,10 +98,33 @@ class BtrfsCollector final : public Collector {
                   [](const Layout& l) { return static_cast<double>(l.total); });
     layout_family(out, "node_btrfs_allocation_ratio", "Data allocation ratio for a layout/data type",
                   [](const Layout& l) { return l.ratio; });
-    auto devices = out.family("node_btrfs_device_size_bytes", "Size of a device that is part of the filesystem.",
-                              MetricType::kGauge, {"uuid", "device"});
+    constexpr std::string_view kSizeHelp = "Size of a device that is part of the filesystem.";
+    auto devices = out.family("node_btrfs_device_size_bytes", kSizeHelp, MetricType::kGauge, {"uuid", "device"});
     for (const auto& fs : filesystems_)
-      for (const auto& [name, size] : fs.devices) devices.add({fs.uuid, name}, static_cast<double>(size));
+      if (!fs.ioctl_devices)
+        for (const auto& [name, size] : fs.devices) devices.add({fs.uuid, name}, static_cast<double>(size));
+    // The ioctl form: node_exporter's label set has btrfs_dev_uuid as well.
+    auto sized =
+        out.family("node_btrfs_device_size_bytes", kSizeHelp, MetricType::kGauge, {"uuid", "device", "btrfs_dev_uuid"});
+    for_ioctl_devices([&](const Filesystem& fs, const BtrfsDevice& d) {
+      sized.add({fs.uuid, d.name, d.uuid}, static_cast<double>(d.total_bytes));
+    });
+    auto unused =
+        out.family("node_btrfs_device_unused_bytes", "Unused bytes unused on a device that is part of the filesystem.",
+                   MetricType::kGauge, {"uuid", "device", "btrfs_dev_uuid"});
+    for_ioctl_devices([&](const Filesystem& fs, const BtrfsDevice& d) {
+      unused.add({fs.uuid, d.name, d.uuid}, static_cast<double>(d.total_bytes - d.bytes_used));
+    });
+    auto errors = out.family("node_btrfs_device_errors_total", "Errors reported for the device", MetricType::kCounter,
+                             {"uuid", "type", "device", "btrfs_dev_uuid"});
+    for_ioctl_devices([&](const Filesystem& fs, const BtrfsDevice& d) {
+      const std::pair<std::string_view, uint64_t> kinds[] = {{"write", d.errors.write},
+                                                             {"read", d.errors.read},
+                                                             {"flush", d.errors.flush},
+                                                             {"corruption", d.errors.corruption},
+                                                             {"generation", d.errors.generation}};
+      for (const auto& [type, n] : kinds) errors.add({fs.uuid, type, d.name, d.uuid}, static_cast<double>(n));
+    });
     return Status::ok();
   }
 
@@ -99,6 +134,37 @@ class BtrfsCollector final : public Collector {
     auto f = out.family(name, help, MetricType::kGauge, {"uuid", "block_group_type", "mode"});
     for (const auto& fs : filesystems_)
       for (const auto& l : fs.layouts) f.add({fs.uuid, l.type, l.mode}, value(l));
+  }
+
+  template <typename Fn>
+  void for_ioctl_devices(Fn fn) const {
+    for (const auto& fs : filesystems_)
+      if (fs.ioctl_devices)
+        for (const auto& d : *fs.ioctl_devices) fn(fs, d);
+  }
+
+  // Asks the btrfs mounts for their devices and points each sysfs
+  // filesystem at its answer. Any failure here leaves the sysfs form.
+  void query_ioctls() {
+    ioctl_devices_.clear();
+    bool changed = false;
+    if (!table_.refresh(!parsed_, changed)) return;
+    if (changed || !parsed_) {
+      mounts_.clear();
+      auto entries = procfs::parse_mounts(table_.text());
+      parsed_ = static_cast<bool>(entries);
+      if (!entries) return;
+      for (const auto& e : *entries)
+        if (e.fs_type == "btrfs") mounts_.push_back({e.device, fs_.rooted(fs_.strip_root(e.mount_point))});
+    }
+    if (mounts_.empty()) return;
+    ioctl_devices_ = query_btrfs_devices(*ioctls_, mounts_);
+    for (auto& fs : filesystems_) {
+      std::string key = fs.uuid;
+      std::erase(key, '-');
+      auto it = ioctl_devices_.find(key);
+      if (it != ioctl_devices_.end()) fs.ioctl_devices = &it->second;
+    }
   }
 
   Status read_filesystem(const std::string& dir, const std::string& name, Filesystem& fs) {
@@ -142,15 +208,27 @@ class BtrfsCollector final : public Collector {
     return Status::ok();
   }
 
+  procfs::Fs fs_;
+  base::SystemClock system_clock_;
+  const base::Clock* clock_;
   std::string dir_;
+  std::unique_ptr<BtrfsIoctls> ioctls_;
+  MountTable table_;
+  bool parsed_ = false;
+  std::vector<BtrfsMountPoint> mounts_;
+  std::map<std::string, std::vector<BtrfsDevice>> ioctl_devices_;
   std::vector<base::DirEntry> entries_, names_;
   std::vector<Filesystem> filesystems_;
 };
 
 }  // namespace
 
+std::unique_ptr<Collector> make_btrfs_with(const CollectorContext& ctx, std::unique_ptr<BtrfsIoctls> ioctls) {
+  return std::make_unique<BtrfsCollector>(ctx, std::move(ioctls));
+}
+
 std::unique_ptr<Collector> make_btrfs(const CollectorContext& ctx) {
-  return std::make_unique<BtrfsCollector>(ctx);
+  return make_btrfs_with(ctx, make_kernel_btrfs_ioctls());
 }
 
 }  // namespace llmon::collector

@@ -19,24 +19,25 @@ const Family* Snapshot::find(std::string_view name) const {
 
 const Series* Snapshot::find_series(
     std::string_view name, std::initializer_list<std::pair<std::string_view, std::string_view>> labels) const {
-  const Family* f = find(name);
-  if (!f) return nullptr;
-  for (const auto& s : f->series) {
-    bool ok = true;
-    for (const auto& [k, v] : labels) {
-      bool found = false;
-      for (size_t i = 0; i < f->label_names.size(); ++i) {
-        if (f->label_names[i] == k) {
-          found = s.label_values[i] == v;
+  for (const auto& f : families) {
+    if (f.name != name) continue;  // a name can have several parts (label sets)
+    for (const auto& s : f.series) {
+      bool ok = true;
+      for (const auto& [k, v] : labels) {
+        bool found = false;
+        for (size_t i = 0; i < f.label_names.size(); ++i) {
+          if (f.label_names[i] == k) {
+            found = s.label_values[i] == v;
+            break;
+          }
+        }
+        if (!found) {
+          ok = false;
           break;
         }
       }
-      if (!found) {
-        ok = false;
-        break;
-      }
+      if (ok) return &s;
     }
-    if (ok) return &s;
   }
   return nullptr;
 }

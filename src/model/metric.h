@@ -49,7 +49,8 @@ struct Snapshot {
   std::vector<uint32_t> order;
 
   const Family* find(std::string_view name) const;
-  // Value of the series of `name` whose labels match all given pairs, or nullptr.
+  // The first series of `name` (in any of its parts) whose labels match all
+  // given pairs, or nullptr.
   const Series* find_series(std::string_view name,
                             std::initializer_list<std::pair<std::string_view, std::string_view>> labels) const;
   size_t series_count() const;
