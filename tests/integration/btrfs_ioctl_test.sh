@@ -9,7 +9,7 @@
 # kernel counts corruption errors on that device, and both pages must show
 # the same non-zero count.
 # Needs root, loop devices, btrfs in the kernel, btrfs-progs, node_exporter.
-# shellcheck source=tests/integration/lib.sh
+# shellcheck source=tests/integration/lib.sh disable=SC2154  # NAME_URL come from start_server
 source "$(dirname "$0")/lib.sh"
 itest_init "$@"
 
