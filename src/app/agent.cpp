@@ -28,6 +28,7 @@
 #include "app/setup.h"
 #include "app/storage_setup.h"
 #include "app/tsdb_metrics.h"
+#include "base/footprint.h"
 #include "collector/registry.h"
 #include "diagnose/detector.h"
 #include "http/server.h"
@@ -329,6 +330,8 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
                                                 s.get(config::flag::kDiagnoseInterval));
     diagnosis->start();
   }
+  base::release_free_heap();  // base/footprint.h: what start-up compiled, dropped
+  base::release_code_pages();
   while (wait_for_signal() == AgentSignal::kReload) {
     log.info("SIGHUP: reloading rules, the scrape config and remote_write");
     if (alerting) alerting->reload();
@@ -336,6 +339,8 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     if (remote_write) {
       if (Status st = remote_write->reload(); !st) log.error("remote_write reload failed", {{"err", st.message()}});
     }
+    base::release_free_heap();
+    base::release_code_pages();
   }
   log.info("shutting down");
   if (diagnosis) diagnosis->stop();
