@@ -49,6 +49,9 @@ int run_health(const config::Settings& s, std::FILE* out, std::FILE* err);
 int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
+// `llmon help --config-yaml`: packaging/llmon.yml, every agent flag at its
+// default, commented out, with its help text.
+void write_config_yaml(std::FILE* out);
 
 extern const char* const kVersion;
 

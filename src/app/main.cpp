@@ -22,6 +22,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    if (args.size() > 1 && args[1] == "--config-yaml") {
+      llmon::app::write_config_yaml(stdout);
+      return 0;
+    }
     bool md = args.size() > 1 && args[1] == "--markdown";
     llmon::app::write_help(stdout, md);
     return 0;
