@@ -2,7 +2,7 @@
 """The anomaly baselines measured on the labelled scenarios (docs/diagnosis.md, "Baselines and
 anomalies"): every run of tests/diagnose/scenarios.py is imported into its own store and replayed
 by bench's anomaly_replay (the agent's Tracker, one observation a minute from the run's start).
-Per run: the share of scored (series, minute) points that are anomalous (score >= 0.5) on healthy
+Per run: the share of scored (series, minute) points that are anomalous (score >= 0.5, or ANOMALY_THRESHOLD) on healthy
 runs and before the onset on labelled ones (false anomalies), the minutes the node rate is >= 0.5;
 for each injected kind whose onset comes after the baseline is ready, whether a series the kind
 cites (same GPU / device; node-wide series for a device) turns anomalous within 30 min of the
@@ -26,6 +26,8 @@ RELATED = {
     "checkpoint_slow": ["disk_bytes", "iowait"], "network_saturation": ["net_rx", "net_tx"],
 }
 NODE_RATE_MIN = 0.5
+# The score from which a point counts as anomalous (llmon: 0.5, z >= 5); ANOMALY_THRESHOLD measures others.
+THRESHOLD = float(os.environ.get("ANOMALY_THRESHOLD", "0.5"))
 WITHIN_MS = 30 * 60_000
 
 
@@ -61,10 +63,10 @@ def main():
                 pts.append((int(t), metric, gpu, dev, float(score)))
         first_onset = min([o["from_ms"] for o in label["onsets"].values()], default=None)
         clean = [p for p in pts if first_onset is None or p[0] < first_onset]
-        nf = sum(p[4] >= 0.5 for p in clean)
+        nf = sum(p[4] >= THRESHOLD for p in clean)
         by_t = {}
         for p in pts:
-            by_t.setdefault(p[0], []).append(p[4] >= 0.5)
+            by_t.setdefault(p[0], []).append(p[4] >= THRESHOLD)
         high = sum(1 for t, v in by_t.items() if (first_onset is None or t < first_onset) and sum(v) / len(v) >= NODE_RATE_MIN)
         mins = sum(1 for t in by_t if first_onset is None or t < first_onset)
         false_pts += nf
@@ -83,7 +85,7 @@ def main():
                 continue
             subj = label["subjects"].get(kind, {})
             gpus, devs = as_set(subj.get("gpu")), as_set(subj.get("device"))
-            hits = [p for p in pts if on["from_ms"] <= p[0] <= on["from_ms"] + WITHIN_MS and p[4] >= 0.5
+            hits = [p for p in pts if on["from_ms"] <= p[0] <= on["from_ms"] + WITHIN_MS and p[4] >= THRESHOLD
                     and p[1] in RELATED[kind] and (p[2] == "-" or p[2] in gpus) and (p[2] != "-" or gpus == set() or True)
                     and (p[3] == "-" or not devs or p[3] in devs)]
             if gpus:
@@ -105,7 +107,7 @@ def main():
     print(f"false anomalies (healthy runs): {healthy_false}/{healthy_total} points "
           f"({100 * healthy_false / max(1, healthy_total):.2f} %), node rate >= 0.5 in {healthy_rate_min}/{healthy_min} minutes")
     print(f"false anomalies (all runs, before any onset): {false_pts}/{total_pts} points "
-          f"({100 * false_pts / max(1, total_pts):.2f} %), node rate >= 0.5 in {rate_min}/{all_min} minutes")
+          f"({100 * false_pts / max(1, total_pts):.2f} %), node rate >= THRESHOLD in {rate_min}/{all_min} minutes")
     delays.sort()
     print(f"injected anomalies detected within 30 min: {det}/{measurable} "
           f"(median delay {delays[len(delays) // 2] if delays else float('nan'):.0f} min)")
