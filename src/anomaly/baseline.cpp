@@ -103,7 +103,7 @@ Deviation Baseline::deviation(int64_t t_ms, double x) const {
 }
 
 double score_of(double z) {
-  return std::clamp(z / 10.0, 0.0, 1.0);
+  return std::clamp(z / 14.0, 0.0, 1.0);
 }
 
 }  // namespace llmon::anomaly

@@ -68,7 +68,8 @@ class Baseline {
   std::array<Hour, 24> hours_{};
 };
 
-// z -> the exported score: min(1, z / 10). A series is anomalous at score >= 0.5 (z >= 5).
+// z -> the exported score: min(1, z / 14). A series is anomalous at score >= 0.5 (z >= 7;
+// chosen by measurement, docs/diagnosis.md).
 double score_of(double z);
 inline constexpr double kAnomalousScore = 0.5;
 

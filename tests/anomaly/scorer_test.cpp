@@ -52,7 +52,7 @@ TEST(Scorer, AnomalousStretchAndNodeRate) {
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0]->labels.get("gpu"), "0");
   EXPECT_EQ(a[0]->since_ms, t);
-  EXPECT_DOUBLE_EQ(a[0]->score, 1);
+  EXPECT_NEAR(a[0]->score, 60.0 / 5 / 14, 1e-9) << "60 points off at the 5-point floor: z 12";
   int64_t later = t + 30 * kMin;
   s.observe("gpu_util", gpu("0"), 5, later, 90);
   s.observe("gpu_util", gpu("1"), 5, later, 90);

@@ -26,7 +26,7 @@ RELATED = {
     "checkpoint_slow": ["disk_bytes", "iowait"], "network_saturation": ["net_rx", "net_tx"],
 }
 NODE_RATE_MIN = 0.5
-# The score from which a point counts as anomalous (llmon: 0.5, z >= 5); ANOMALY_THRESHOLD measures others.
+# The score from which a point counts as anomalous (llmon: 0.5, z >= 7); ANOMALY_THRESHOLD measures others.
 THRESHOLD = float(os.environ.get("ANOMALY_THRESHOLD", "0.5"))
 WITHIN_MS = 30 * 60_000
 
