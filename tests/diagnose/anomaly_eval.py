@@ -107,7 +107,7 @@ def main():
     print(f"false anomalies (healthy runs): {healthy_false}/{healthy_total} points "
           f"({100 * healthy_false / max(1, healthy_total):.2f} %), node rate >= 0.5 in {healthy_rate_min}/{healthy_min} minutes")
     print(f"false anomalies (all runs, before any onset): {false_pts}/{total_pts} points "
-          f"({100 * false_pts / max(1, total_pts):.2f} %), node rate >= THRESHOLD in {rate_min}/{all_min} minutes")
+          f"({100 * false_pts / max(1, total_pts):.2f} %), node rate >= 0.5 in {rate_min}/{all_min} minutes")
     delays.sort()
     print(f"injected anomalies detected within 30 min: {det}/{measurable} "
           f"(median delay {delays[len(delays) // 2] if delays else float('nan'):.0f} min)")
