@@ -3,6 +3,7 @@
 #include "api/json.h"
 #include "api/params.h"
 #include "base/strings.h"
+#include "diagnose/anomaly_cite.h"
 #include "diagnose/diagnose.h"
 #include "diagnose/report.h"
 
@@ -49,6 +50,7 @@ Status register_diagnosis_route(http::Server& server, promql::Engine& engine, co
         }
         diagnose::EngineSource source(engine);
         diagnose::Diagnosis d = diagnose::run(source, o);
+        diagnose::cite_anomalies(d, engine);
         if (text) {
           res.body = diagnose::format_text(d);
           return;

@@ -326,8 +326,9 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     for (const model::Label& l : target)
       if (s.get(config::flag::kDiagnoseSelector).empty())
         o.selector += (o.selector.empty() ? "" : ",") + l.name + "=\"" + l.value + "\"";
-    diagnosis = std::make_unique<DiagnosisLoop>(*engine, *db, clock, log, std::move(o), std::move(target),
-                                                s.get(config::flag::kDiagnoseInterval));
+    diagnosis =
+        std::make_unique<DiagnosisLoop>(*engine, *db, clock, log, std::move(o), std::move(target),
+                                        s.get(config::flag::kDiagnoseInterval), s.get(config::flag::kDiagnoseAnomaly));
     diagnosis->start();
   }
   base::release_free_heap();  // base/footprint.h: what start-up compiled, dropped

@@ -15,6 +15,7 @@
 #include "base/file_reader.h"
 #include "base/log.h"
 #include "base/strings.h"
+#include "diagnose/anomaly_cite.h"
 #include "diagnose/diagnose.h"
 #include "diagnose/explain.h"
 #include "diagnose/report.h"
@@ -163,7 +164,9 @@ int run_diagnose(const config::Settings& s, std::FILE* out, std::FILE* err) {
   d.gpu_price = std::move(*prices);
   promql::Engine engine(**db, promql::EngineOptions{});
   diagnose::EngineSource source(engine);
-  return print(s, diagnose::run(source, d), out, err);
+  diagnose::Diagnosis result = diagnose::run(source, d);
+  diagnose::cite_anomalies(result, engine);
+  return print(s, result, out, err);
 }
 
 }  // namespace llmon::app

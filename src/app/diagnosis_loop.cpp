@@ -1,17 +1,22 @@
 #include "app/diagnosis_loop.h"
 
+#include "diagnose/anomaly_cite.h"
+
 namespace llmon::app {
 
 DiagnosisLoop::DiagnosisLoop(promql::Engine& engine, storage::Storage& store, const base::Clock& clock,
                              base::Logger& log, diagnose::Options options, std::vector<model::Label> target,
-                             int64_t interval_ms)
+                             int64_t interval_ms, bool anomaly)
     : engine_(engine),
       store_(store),
       clock_(clock),
       log_(log),
       options_(std::move(options)),
-      series_(std::move(target)),
-      interval_ms_(interval_ms) {}
+      series_(target),
+      anomaly_series_(std::move(target)),
+      interval_ms_(interval_ms) {
+  if (anomaly) tracker_ = std::make_unique<anomaly::Tracker>(engine_, options_.selector);
+}
 
 DiagnosisLoop::~DiagnosisLoop() {
   stop();
@@ -22,8 +27,21 @@ void DiagnosisLoop::run_once(int64_t t_ms) {
   o.t_ms = t_ms;
   diagnose::EngineSource source(engine_);
   diagnose::Diagnosis d = diagnose::run(source, o);
+  if (tracker_) {
+    if (!rebuilt_) {
+      tracker_->rebuild(t_ms - kRebuildHistoryMs, t_ms - interval_ms_);
+      rebuilt_ = true;
+    }
+    tracker_->update(t_ms);
+    tracker_->scorer().forget(t_ms);
+    diagnose::cite_anomalies(d, tracker_->scorer());
+  }
   auto app = store_.appender();
   Status s = series_.write(d, *app, t_ms);
+  if (s && tracker_) {
+    auto app2 = store_.appender();
+    s = anomaly_series_.write(tracker_->scorer(), *app2, t_ms);
+  }
   std::string err = s ? std::string() : s.message();
   if (err != last_error_) {
     if (!err.empty()) log_.error("cannot store the diagnosis findings", {{"err", err}});

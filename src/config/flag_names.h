@@ -117,6 +117,7 @@ inline constexpr DurationFlag kWindow{"window"};
 inline constexpr StringFlag kDiagnoseSelector{"diagnose.selector"};
 inline constexpr StringFlag kDiagnoseGpuPrice{"diagnose.gpu-price"};
 inline constexpr DurationFlag kDiagnoseInterval{"diagnose.interval"};
+inline constexpr BoolFlag kDiagnoseAnomaly{"diagnose.anomaly"};
 // GPU health
 inline constexpr StringFlag kHealthStateDir{"health.state-dir"};
 inline constexpr DurationFlag kHealthMergeWindow{"health.merge-window"};
@@ -177,7 +178,7 @@ inline constexpr FlagRef kAll[] = {
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
     kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson, kTopInterval, kTopAscii, kTopColors,
-    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval, kExplain, kDiagnoseLlmUrl,
+    kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval, kDiagnoseAnomaly, kExplain, kDiagnoseLlmUrl,
     kDiagnoseLlmModel, kDiagnoseLlmApiKeyFile,
     kHealthStateDir, kHealthMergeWindow,
     kLogwatchEnabled, kLogwatchPath, kLogwatchKmsgPath, kLogwatchRules, kLogwatchDefaultRules,

@@ -274,6 +274,11 @@ std::vector<FlagSpec> build_table() {
        "How often the agent diagnoses its own series over --window and stores the findings as "
        "llmon_diagnosis_finding{kind,severity,...} (0: never).",
        agent},
+      {flag::kDiagnoseAnomaly, "true",
+       "With --diagnose.interval: score the curated series against their learned baselines and store "
+       "llmon_anomaly_score{...,metric}, llmon_anomaly_baseline_ready and llmon_anomaly_node_rate "
+       "(docs/diagnosis.md, \"Baselines and anomalies\"); false turns it off.",
+       agent},
       {flag::kHealthStateDir, "",
        "Directory of the GPU health state (Xid occurrences, the boots they were seen in, operator overrides; "
        "empty: <--storage.path>/health).",

@@ -47,6 +47,15 @@ assert [x["metric"]["gpu"] for x in r] == ["2"], r
 m = r[0]["metric"]
 assert m["severity"] == "warning" and m["job"] == "llmon" and m["instance"], m
 PY
+# Cold start of the anomaly baselines: every curated GPU series is stored as not ready, with no score yet.
+fetch "$llmon_URL/api/v1/query?query=llmon_anomaly_baseline_ready%7Bmetric%3D%22gpu_util%22%7D" "$SCRATCH/ready.json"
+fetch "$llmon_URL/api/v1/query?query=llmon_anomaly_score" "$SCRATCH/score.json"
+python3 - "$SCRATCH/ready.json" "$SCRATCH/score.json" <<'PY' || fail "llmon_anomaly_*: $(cat "$SCRATCH/ready.json")"
+import json, sys
+r = json.load(open(sys.argv[1]))["data"]["result"]
+assert len(r) >= 1 and all(x["value"][1] == "0" and x["metric"]["gpu"] and x["metric"]["job"] == "llmon" for x in r), r
+assert json.load(open(sys.argv[2]))["data"]["result"] == [], "a score before the baseline is ready"
+PY
 status="$(http_status "$llmon_URL/api/v1/diagnosis?window=banana")"
 [[ "$status" == 400 ]] || fail "a bad window answers $status, want 400"
 
