@@ -27,6 +27,7 @@
 #include "app/scrape_setup.h"
 #include "app/setup.h"
 #include "app/storage_setup.h"
+#include "app/trace_capture.h"
 #include "app/tsdb_metrics.h"
 #include "base/footprint.h"
 #include "collector/registry.h"
@@ -103,6 +104,16 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     eo.lookback_delta_ms = s.get(config::flag::kQueryLookbackDelta);
     engine = std::make_unique<promql::Engine>(*db, eo);
   }
+  // On-demand PyTorch profiler traces (--trace.capture-dir): before the
+  // notifications, whose trace_capture receivers use it.
+  std::unique_ptr<TraceCapture> trace_capture;
+  {
+    auto tc = TraceCapture::create(s, clock, log);
+    if (!tc)
+      log.error("trace capture disabled", {{"err", tc.error()}});
+    else
+      trace_capture = std::move(*tc);
+  }
   // Rule evaluation over the store (the built-in pack and --rules.file).
   // Notifications (Alertmanager, llmon's own routing) outlive the rules that feed them.
   std::unique_ptr<notify::Pipeline> notifications;
@@ -120,7 +131,9 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       g.logger = &log;
       if (!s.get(config::flag::kAlertmanagerUrl).empty() || !s.get(config::flag::kNotifyConfig).empty()) {
         // The rules add the external labels to the alerts they send.
-        auto n = notify::Pipeline::create(notify_setup_options(s, g.external_url, {}), clock, log);
+        auto po = notify_setup_options(s, g.external_url, {});
+        if (trace_capture) po.trace_capture = trace_capture->hook();
+        auto n = notify::Pipeline::create(std::move(po), clock, log);
         if (n) {
           notifications = std::move(*n);
           collectors.push_back({"notify", make_notify_collector(*notifications)});
@@ -287,6 +300,10 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
     if (Status st = api::register_notify_routes(server, *notifications, clock); !st)
       log.error("cannot register the silence API", {{"err", st.message()}});
   }
+  if (trace_capture) {
+    if (Status st = trace_capture->register_routes(server); !st)
+      log.error("cannot register the trace capture API", {{"err", st.message()}});
+  }
   if (!web::dashboard_assets().empty()) {
     if (Status st = web::register_dashboard(server, web::dashboard_assets()); !st)
       log.error("cannot serve the dashboard", {{"err", st.message()}});
@@ -349,6 +366,7 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (pushes) pushes->stop();
   if (alerting) alerting->stop();
   if (notifications) notifications->stop();
+  if (trace_capture) trace_capture->stop();
   sched.stop();
   collect_thread.join();
   if (watcher) watcher->stop();  // commits the last positions

@@ -47,6 +47,8 @@ int run_health(const config::Settings& s, std::FILE* out, std::FILE* err);
 // `llmon trace analyze FILE|DIR [--json]`: PyTorch profiler traces analysed
 // like HTA (docs/trace.md); 0 ok, 1 a file did not parse, 2 usage errors.
 int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err);
+// `llmon trace capture` (trace_capture_command.cpp), called by run_trace.
+int run_trace_capture(const config::Settings& s, std::FILE* out, std::FILE* err);
 // Writes docs/cli.md's content (markdown) or the plain help.
 void write_help(std::FILE* out, bool markdown);
 // `llmon help --config-yaml`: packaging/llmon.yml, every agent flag at its

@@ -20,6 +20,7 @@ int usage(std::FILE* err, const std::string& why) {
   std::fprintf(err,
                "llmon trace: %s\n"
                "usage: llmon trace analyze FILE|DIR [--json] [--trace.threshold=30] [--trace.top=10]\n"
+               "       llmon trace capture [--pid=P | --job=J | --gpu=N] [--duration-ms=500 | --iterations=N]\n"
                "       (Kineto/torch.profiler .json or .json.gz; a DIR of rank files)\n",
                why.c_str());
   return 2;
@@ -79,6 +80,7 @@ void print_text(std::FILE* out, const trace::FileReport& f) {
 
 int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err) {
   const auto& pos = s.positional;
+  if (!pos.empty() && pos[0] == "capture") return run_trace_capture(s, out, err);
   if (pos.empty() || pos[0] != "analyze")
     return usage(err, pos.empty() ? "missing subcommand" : "unknown subcommand \"" + pos[0] + "\"");
   if (pos.size() != 2) return usage(err, "analyze takes one FILE or DIR");

@@ -152,6 +152,14 @@ inline constexpr IntFlag kLimit{"limit"};
 // llmon trace
 inline constexpr IntFlag kTraceThreshold{"trace.threshold"};
 inline constexpr IntFlag kTraceTop{"trace.top"};
+inline constexpr StringFlag kTraceCaptureDir{"trace.capture-dir"};
+inline constexpr StringFlag kTraceIpcSocket{"trace.ipc-socket"};
+inline constexpr DurationFlag kTraceCaptureTimeout{"trace.capture-timeout"};
+inline constexpr IntFlag kPid{"pid"};
+inline constexpr IntFlag kJob{"job"};
+inline constexpr IntFlag kGpu{"gpu"};
+inline constexpr IntFlag kDurationMs{"duration-ms"};
+inline constexpr IntFlag kIterations{"iterations"};
 
 // Every constant above, in the same order.
 // clang-format off
@@ -187,6 +195,7 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
     kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
     kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
+    kTraceCaptureDir, kTraceIpcSocket, kTraceCaptureTimeout, kPid, kJob, kGpu, kDurationMs, kIterations,
 };
 // clang-format on
 

@@ -30,7 +30,7 @@ std::vector<FlagSpec> build_table() {
        "127.0.0.1:8747",
        "Address to serve HTTP on. Loopback by default; use 0.0.0.0:8747 to expose it. `llmon query` calls the "
        "agent there unless --url is given.",
-       {"agent", "query", "diagnose", "events", "health", "snapshot"}},
+       {"agent", "query", "diagnose", "events", "health", "snapshot", "trace"}},
       {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
       {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.",
        agent},
@@ -220,7 +220,7 @@ std::vector<FlagSpec> build_table() {
        "",
        "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>). "
        "`llmon snapshot` takes its diagnosis findings from there.",
-       {"query", "diagnose", "events", "health", "snapshot"}},
+       {"query", "diagnose", "events", "health", "snapshot", "trace"}},
       {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.", {"snapshot"}},
       {flag::kTopInterval, "1s", "`llmon top`: time between refreshes (one collection cycle each).", {"top"}},
       {flag::kTopAscii,
@@ -369,6 +369,42 @@ std::vector<FlagSpec> build_table() {
        "`llmon trace analyze`: flag a kernel or CPU operator whose share of the time is at least this many percent.",
        {"trace"}},
       {flag::kTraceTop, "10", "`llmon trace analyze`: rows in the top kernels and top operators lists.", {"trace"}},
+      {flag::kTraceCaptureDir, "",
+       "Directory for on-demand PyTorch profiler traces (docs/trace.md#capture). Set: the agent answers Kineto's "
+       "daemon protocol (KINETO_USE_DAEMON=1 jobs) on --trace.ipc-socket and serves POST /api/v1/trace/capture. "
+       "Empty: off, no socket is opened.",
+       agent},
+      {flag::kTraceIpcSocket, "dynolog",
+       "Abstract Unix socket name Kineto sends to (dynolog's; with --trace.capture-dir only). Another name keeps "
+       "real jobs away, e.g. in tests.",
+       agent},
+      {flag::kTraceCaptureTimeout,
+       "60s",
+       "`llmon trace capture`: how long the agent waits for a trace file after a process took its config (on top "
+       "of --duration-ms).",
+       {"trace"}},
+      {flag::kPid,
+       "-1",
+       "`llmon trace capture`: capture the process with this pid and every registered process it is an "
+       "ancestor of (-1: any).",
+       {"trace"}},
+      {flag::kJob,
+       "-1",
+       "`llmon trace capture`: capture the processes of this job id (SLURM_JOB_ID; -1: any).",
+       {"trace"}},
+      {flag::kGpu,
+       "-1",
+       "`llmon trace capture`: capture the processes registered on this GPU index (-1: any).",
+       {"trace"}},
+      {flag::kDurationMs,
+       "500",
+       "`llmon trace capture`: trace for this many milliseconds (ACTIVITIES_DURATION_MSECS).",
+       {"trace"}},
+      {flag::kIterations,
+       "0",
+       "`llmon trace capture`: trace this many iterations (ProfilerStep) instead of a duration (0: use "
+       "--duration-ms).",
+       {"trace"}},
   };
   std::vector<FlagSpec> t;
   for (const Row& r : rows)

@@ -92,7 +92,8 @@ std::string target_name(std::string_view receiver, std::string_view integration)
 }  // namespace
 
 Expected<std::vector<std::pair<std::string, std::shared_ptr<Sender>>>> build_senders(
-    const NotifyConfig& cfg, const std::vector<std::string>& exec_allow, const base::Clock& clock, base::Logger& log) {
+    const NotifyConfig& cfg, const std::vector<std::string>& exec_allow, const base::Clock& clock, base::Logger& log,
+    const TraceCaptureHook& trace_capture) {
   std::vector<std::pair<std::string, std::shared_ptr<Sender>>> out;
   ExecAllowList allow;
   bool allow_built = false;
@@ -134,6 +135,14 @@ Expected<std::vector<std::pair<std::string, std::shared_ptr<Sender>>>> build_sen
       if (!s) return Status::error(where + ": " + s.error());
       out.emplace_back(target_name(r.name, name), std::shared_ptr<Sender>(std::move(*s)));
     }
+    for (size_t i = 0; i < r.trace_capture_configs.size(); ++i) {
+      std::string name = "trace_capture[" + std::to_string(i) + "]";
+      if (!trace_capture)
+        return Status::error("receiver \"" + r.name + "\" " + name +
+                             ": trace capture is off; start the agent with --trace.capture-dir");
+      out.emplace_back(target_name(r.name, name),
+                       std::make_shared<TraceCaptureSender>(r.trace_capture_configs[i], trace_capture));
+    }
   }
   return out;
 }
@@ -154,7 +163,7 @@ Expected<std::unique_ptr<Pipeline>> Pipeline::create(PipelineOptions opts, const
   }
   std::vector<std::pair<std::string, std::shared_ptr<Sender>>> senders;
   if (cfg) {
-    auto s = build_senders(*cfg, o.exec_allow, clock, log);
+    auto s = build_senders(*cfg, o.exec_allow, clock, log, o.trace_capture);
     if (!s) return Status::error("--notify.config " + o.config_path + ": " + s.error());
     senders = std::move(*s);
   }

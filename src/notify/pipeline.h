@@ -30,6 +30,7 @@
 #include "notify/delivery/delivery_queue.h"
 #include "notify/routing/dispatcher.h"
 #include "notify/senders/alertmanager.h"
+#include "notify/senders/trace_capture.h"
 #include "notify/silences/silences.h"
 
 namespace llmon::notify {
@@ -41,12 +42,14 @@ struct PipelineOptions {
   std::vector<std::string> exec_allow;  // --notify.exec.allow
   std::string external_url;             // links in notifications
   LabelPairs external_labels;           // added to alerts for Alertmanager
+  TraceCaptureHook trace_capture;       // empty: trace_capture_configs are refused
 };
 
 // Builds the senders of every receiver integration of `cfg`: target name
 // "<receiver>/<integration>" -> sender. Errors name the receiver and field.
 Expected<std::vector<std::pair<std::string, std::shared_ptr<Sender>>>> build_senders(
-    const NotifyConfig& cfg, const std::vector<std::string>& exec_allow, const base::Clock& clock, base::Logger& log);
+    const NotifyConfig& cfg, const std::vector<std::string>& exec_allow, const base::Clock& clock, base::Logger& log,
+    const TraceCaptureHook& trace_capture = {});
 
 class Pipeline {
  public:

@@ -96,11 +96,26 @@ struct ExecNotifierConfig {
   int max_concurrent = 1;
 };
 
+// llmon's extension: capture a PyTorch profiler trace from the processes
+// the alert's labels name (docs/trace.md#alert-triggered-capture); needs the
+// agent's --trace.capture-dir. amtool rejects this field.
+struct TraceCaptureNotifierConfig {
+  bool send_resolved = false;
+  std::string pid_label = "pid";     // label whose value selects a pid (and its descendants)
+  std::string gpu_label = "gpu";     // ... a GPU index
+  std::string job_label = "job_id";  // ... a job id (SLURM_JOB_ID)
+  bool match_all = false;            // an alert without any of these labels captures every registered process
+  int64_t duration_ms = 500;
+  int64_t iterations = 0;  // > 0: iterations instead of a duration
+  int64_t timeout_ms = 60'000;
+};
+
 struct ReceiverConfig {
   std::string name;
   std::vector<EmailNotifierConfig> email_configs;
   std::vector<WebhookNotifierConfig> webhook_configs;
   std::vector<ExecNotifierConfig> exec_configs;
+  std::vector<TraceCaptureNotifierConfig> trace_capture_configs;
   ConfigPos pos;
 };
 

@@ -153,6 +153,31 @@ Status read_exec(const Ctx& c, const YAML::Node& n, const std::string& path, Exe
   return Status::ok();
 }
 
+Status read_trace_capture(const Ctx& c, const YAML::Node& n, const std::string& path, TraceCaptureNotifierConfig& x) {
+  if (auto s = check_map(c, n, path,
+                         {.known = {"send_resolved", "pid_label", "gpu_label", "job_label", "match_all", "duration",
+                                    "iterations", "timeout"}});
+      !s)
+    return s;
+  if (auto s = read_bool(c, n, path, "send_resolved", x.send_resolved); !s) return s;
+  if (auto s = read_bool(c, n, path, "match_all", x.match_all); !s) return s;
+  for (auto [key, field] : {std::pair{"pid_label", &x.pid_label}, std::pair{"gpu_label", &x.gpu_label},
+                            std::pair{"job_label", &x.job_label}})
+    if (auto s = read_string(c, n, path, key, *field); !s) return s;
+  for (auto [key, field] : {std::pair{"duration", &x.duration_ms}, std::pair{"timeout", &x.timeout_ms}}) {
+    std::optional<int64_t> d;
+    if (auto s = read_duration(c, n, path, key, d); !s) return s;
+    if (!d) continue;
+    if (*d <= 0) return c.error(n[key], join_path(path, key), std::string(key) + " must be greater than zero");
+    *field = *d;
+  }
+  uint64_t it = 0;
+  if (auto s = read_u64(c, n, path, "iterations", it); !s) return s;
+  if (it > 100000) return c.error(n["iterations"], join_path(path, "iterations"), "iterations must be at most 100000");
+  x.iterations = static_cast<int64_t>(it);
+  return Status::ok();
+}
+
 template <typename T, typename F>
 Status read_list(const Ctx& c, const YAML::Node& parent, const std::string& path, const char* key, std::vector<T>& out,
                  F&& read_one) {
@@ -172,11 +197,12 @@ Status read_list(const Ctx& c, const YAML::Node& parent, const std::string& path
 
 Status read_receiver(const Ctx& c, const YAML::Node& n, const std::string& path, const GlobalConfig& g,
                      ReceiverConfig& r) {
-  if (auto s = check_map(c, n, path,
-                         {.known = {"name", "email_configs", "webhook_configs", "exec_configs"},
-                          .unsupported = {"discord_configs", "pagerduty_configs", "slack_configs", "opsgenie_configs",
-                                          "wechat_configs", "pushover_configs", "victorops_configs", "sns_configs",
-                                          "telegram_configs", "webex_configs"}});
+  if (auto s =
+          check_map(c, n, path,
+                    {.known = {"name", "email_configs", "webhook_configs", "exec_configs", "trace_capture_configs"},
+                     .unsupported = {"discord_configs", "pagerduty_configs", "slack_configs", "opsgenie_configs",
+                                     "wechat_configs", "pushover_configs", "victorops_configs", "sns_configs",
+                                     "telegram_configs", "webex_configs"}});
       !s)
     return s;
   r.pos = pos_of(n);
@@ -196,6 +222,12 @@ Status read_receiver(const Ctx& c, const YAML::Node& n, const std::string& path,
   if (auto s = read_list(
           c, n, path, "exec_configs", r.exec_configs,
           [&](const YAML::Node& e, const std::string& p, ExecNotifierConfig& out) { return read_exec(c, e, p, out); });
+      !s)
+    return s;
+  if (auto s = read_list(c, n, path, "trace_capture_configs", r.trace_capture_configs,
+                         [&](const YAML::Node& e, const std::string& p, TraceCaptureNotifierConfig& out) {
+                           return read_trace_capture(c, e, p, out);
+                         });
       !s)
     return s;
   if (r.name.empty()) return c.error(n, path, "missing name in receiver");

@@ -23,6 +23,8 @@ std::map<std::string, std::vector<Integration>, std::less<>> integrations_of(con
       v.push_back({"webhook[" + std::to_string(i) + "]", r.webhook_configs[i].send_resolved});
     for (size_t i = 0; i < r.exec_configs.size(); ++i)
       v.push_back({"exec[" + std::to_string(i) + "]", r.exec_configs[i].send_resolved});
+    for (size_t i = 0; i < r.trace_capture_configs.size(); ++i)
+      v.push_back({"trace_capture[" + std::to_string(i) + "]", r.trace_capture_configs[i].send_resolved});
   }
   return out;
 }
