@@ -9,7 +9,7 @@ ifeq ($(HOME),)
 export CCACHE_DIR := $(CURDIR)/.cache/ccache
 endif
 
-.PHONY: all build deps run test test-unit clean docs asan
+.PHONY: all build deps run test test-unit clean docs asan deb
 all: build
 
 deps:
@@ -30,6 +30,10 @@ run: deps
 test: deps
 	@$(MAKE) --no-print-directory build
 	bash scripts/run-tests.sh $(BUILD)
+
+# The Debian package (cmake/packaging.cmake): $(BUILD)/llmon_<version>_amd64.deb.
+deb: build
+	cd $(BUILD) && cpack -G DEB
 
 # Regenerate docs generated from code (docs/cli.md).
 docs: build
