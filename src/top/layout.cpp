@@ -18,8 +18,10 @@ void draw_title(Screen& s, const TopData& d, const DrawOptions& o) {
   std::string t = " llmon top  " + (h.hostname.empty() ? std::string("-") : h.hostname) + "  " + load + "  " +
                   std::to_string(h.gpus.gpus.size()) + " GPU" + (h.gpus.gpus.size() == 1 ? "" : "s");
   if (h.interval_s > 0) t += "  every " + fmt1(h.interval_s, "%gs");
-  if (!d.source.empty()) t += "  " + d.source;
-  if (!d.history_at.empty()) t += "  " + d.history_at;
+  // The source and the moment shown when they fit (the moment first).
+  const int room = s.width() - (o.clock.empty() ? 0 : text_width(o.clock) + 1) - 1;
+  for (const std::string* extra : {&d.history_at, &d.source})
+    if (!extra->empty() && text_width(t) + 2 + text_width(*extra) <= room) t += "  " + *extra;
   int clock_w = o.clock.empty() ? 0 : text_width(o.clock) + 1;
   s.text(0, 0, t, palette::kTitle, s.width() - clock_w - 1);
   if (clock_w) s.text(s.width() - clock_w, 0, o.clock, palette::kTitle);

@@ -34,12 +34,12 @@ int draw_detail(Screen& s, int y, int max_y, const TopData& d, const summary::Gp
   const ProcessDetail& pd = d.detail;
   const int w = s.width();
   s.fill(0, y, w, 1, U' ', palette::kHeader);
-  std::string head = " PROCESS " + p.pid + "  " + (pd.comm.empty() ? std::string("?") : pd.comm) +
-                     "  user " + (p.user.empty() ? "-" : p.user);
+  std::string head = " PROCESS " + p.pid + " " + (pd.comm.empty() ? std::string("?") : pd.comm) + "  user " +
+                     (p.user.empty() ? "-" : p.user);
   if (!pd.ppid.empty()) head += "  ppid " + pd.ppid;
   if (pd.threads) head += "  threads " + fmt1(pd.threads, "%.0f");
-  if (pd.elapsed_s) head += "  elapsed " + elapsed_text(*pd.elapsed_s);
-  if (!pd.state.empty()) head += "  state " + pd.state;
+  if (pd.elapsed_s) head += "  up " + elapsed_text(*pd.elapsed_s);
+  if (!pd.state.empty() && w >= 100) head += "  state " + pd.state;
   if (!pd.found) head += "  (not in /proc)";
   s.text(0, y, head, palette::kHeader, w - 10);
   s.text(std::max(0, w - 10), y, " Esc close", palette::kHeader, 10);
@@ -138,7 +138,13 @@ void draw_signal_menu(Screen& s, const ViewState& v, const TopData& d, const sum
     lines.push_back(std::string("Send SIG") + c.name + " to");
     lines.push_back(who);
     std::string why = may_signal(d.my_ruid, d.my_euid, d.detail.pid == v.selected_pid ? d.detail : ProcessDetail{});
-    if (!why.empty()) lines.push_back(why);
+    // The reason, wrapped at 60 columns.
+    while (!why.empty()) {
+      size_t cut = why.size() <= 60 ? why.size() : why.rfind(' ', 60);
+      if (cut == std::string::npos || cut == 0) cut = std::min<size_t>(60, why.size());
+      lines.push_back(why.substr(0, cut));
+      why = why.substr(std::min(why.size(), cut + 1));
+    }
     lines.push_back("y: send   any other key: cancel");
   } else {
     lines.push_back("Signal to " + who);
