@@ -173,9 +173,12 @@ class AgentSource : public TopSource {
   }
 
   std::string history(int64_t t, top::TopData& d) {
-    auto util = range("100 * llmon_gpu_utilization_ratio", t, "gpu");
+    auto util = range("DCGM_FI_DEV_GPU_UTIL{GPU_I_ID=\"\"} or 100 * llmon_gpu_utilization_ratio", t, "gpu");
     if (!util) return util.error();
-    auto mem = range("100 * llmon_gpu_memory_used_bytes / llmon_gpu_memory_total_bytes", t, "gpu");
+    auto mem = range(
+        "100 * DCGM_FI_DEV_FB_USED{GPU_I_ID=\"\"} / DCGM_FI_DEV_FB_TOTAL{GPU_I_ID=\"\"}"
+        " or 100 * llmon_gpu_memory_used_bytes / llmon_gpu_memory_total_bytes",
+        t, "gpu");
     if (!mem) return mem.error();
     d.hist.clear();
     for (const auto& g : d.sum.gpus.gpus) {

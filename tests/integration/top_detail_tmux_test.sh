@@ -2,7 +2,8 @@
 # `llmon top`'s process detail, tree, filter, signals and agent mode in tmux
 # (docs/top.md), the fake 8-GPU NVML (tests/fake_nvml/scenarios/h100x8.json):
 #  * fixture host: Enter on pid 4101 -> the detail pane against
-#    tests/golden/top_tmux_detail_{80x24,120x40,200x60}.txt (clock masked);
+#    tests/golden/top_tmux_detail_{80x24,120x40,200x60}.txt (clock and chart
+#    dots masked: how full the charts are depends on timing);
 #  * processes this test starts (a bash with two sleep children, put into a
 #    copy of the scenario as GPU processes, the real /proc): the tree (t),
 #    the filter (/sleep), the detail's environment, k -> TERM -> y kills
@@ -10,8 +11,8 @@
 #  * `llmon top --url` against a `llmon agent` on the same fake GPUs: the
 #    GPUs and processes from the query API, the charts filled from the store,
 #    [ and ] scroll the moment shown back and forth, the screen at 80x24
-#    against tests/golden/top_tmux_agent_80x24.txt (clock, port and chart
-#    dots masked).
+#    against tests/golden/top_tmux_agent_120x40.txt (title and GPU
+#    rows; clock, port and chart dots masked).
 # LLMON_UPDATE_GOLDEN=1 rewrites the goldens.
 # Usage: top_detail_tmux_test.sh <path-to-llmon-binary>
 source "$(dirname "$0")/lib.sh"
@@ -64,9 +65,12 @@ golden() {  # golden NAME FILE: the pane (clock masked) against tests/golden/FIL
   pane "$1" | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}$/hh:mm:ss/' | python3 -c "
 import re, sys
 t = sys.stdin.read()
-if '$3' == 'mask':
+if '${3:-}' in ('mask', 'maskdots'):
     t = re.sub('[\u2800-\u28ff]', '.', t)
+if '${3:-}' == 'mask':
     t = re.sub(r'agent 127\.0\.0\.1:\d+', 'agent 127.0.0.1:PORT', t)
+    # The GPU part: alerts (pending or firing) and host rates depend on timing.
+    t = '\n'.join(t.split('\n')[:10]) + '\n'
 sys.stdout.write(t)" >"$SCRATCH/$2"
   if [[ "${LLMON_UPDATE_GOLDEN:-}" == 1 ]]; then
     cp "$SCRATCH/$2" "$g"
@@ -78,18 +82,18 @@ sys.stdout.write(t)" >"$SCRATCH/$2"
 log "fixture host: the detail pane of pid 4101 at 80x24, 120x40, 200x60"
 start det 80 24 "$SCEN" "${COLLECT[@]}" --path.procfs="$PROC" --path.rootfs="$REPO/tests/fixtures/gpu_host/rootfs"
 wait_pane det "'GPU-MEM' in t and '4101' in t"
-keys det '<' '<' '<' # PID ascending: 4101 first
+keys det '<' '<' # GPU-MEM -> USER -> PID, ascending: 4101 first
 wait_pane det "'PID▲' in t"
 keys det Down Enter
 wait_pane det "'PROCESS 4101' in t and 'CUDA_VISIBLE_DEVICES=0' in t and 'cgroup' in t"
 sleep 2.5  # the memory chart fills
-golden det top_tmux_detail_80x24.txt
+golden det top_tmux_detail_80x24.txt maskdots
 tm resize-window -t det -x 120 -y 40
 wait_pane det "len(ls) >= 40 and 'PROCESS 4101' in t and 'NCCL_IB_HCA=mlx5' in t"
-golden det top_tmux_detail_120x40.txt
+golden det top_tmux_detail_120x40.txt maskdots
 tm resize-window -t det -x 200 -y 60
 wait_pane det "len(ls) >= 60 and 'PROCESS 4101' in t and max(len(l) for l in ls) <= 200"
-golden det top_tmux_detail_200x60.txt
+golden det top_tmux_detail_200x60.txt maskdots
 keys det Escape
 wait_pane det "'PROCESS 4101' not in t"
 keys det q
@@ -119,7 +123,7 @@ PY
 start own 120 40 "$SCRATCH/own.json" "${COLLECT[@]}" --path.procfs=/proc
 wait_pane own "'$JOB_PID' in t and '${KIDS[0]}' in t and '${KIDS[1]}' in t"
 keys own t
-wait_pane own "'└─ sleep 301' in t and '├─ sleep 300' in t"
+wait_pane own "'└─ sleep' in t and '├─ sleep' in t"
 pane own | python3 -c "
 import sys; ls = sys.stdin.read().split('\n')
 rows = [l for l in ls if ' $JOB_PID ' in l or ' ${KIDS[0]} ' in l or ' ${KIDS[1]} ' in l]
@@ -127,7 +131,7 @@ sys.exit(0 if len(rows) == 3 and ' $JOB_PID ' in rows[0] and 'bash' in rows[0] e
   { pane own >&2; fail "tree: the bash is not above its sleeps"; }
 keys own t / s l e e p Enter
 wait_pane own "'filter \"sleep\"' in t and ' 2/3 procs' in t and ' $JOB_PID ' not in t"
-keys own '<' '<' '<'  # PID ascending
+keys own '<' '<'  # PID ascending
 wait_pane own "'PID▲' in t"
 keys own Down Enter
 wait_pane own "'PROCESS ${KIDS[0]}' in t and 'CUDA_VISIBLE_DEVICES=3' in t and 'LOCAL_RANK=2' in t and 'NCCL_DEBUG=WARN' in t"
@@ -159,16 +163,19 @@ export LLMON_FAKE_NVML_SCENARIO="$SCEN"
 start_llmon "${COLLECT[@]}" --path.procfs="$PROC" --path.rootfs="$REPO/tests/fixtures/gpu_host/rootfs"
 unset LLMON_FAKE_NVML_SCENARIO
 sleep 5  # a few cycles in the store
-start ag 80 24 "$SCEN" --url="$llmon_URL"
+start ag 120 40 "$SCEN" --url="$llmon_URL"
 wait_pane ag "'agent 127.0.0.1:$llmon_PORT' in t and sum(1 for l in ls if l[:1].isdigit() and 'H100' in l) == 8 and '4101' in t"
 sleep 1
-golden ag top_tmux_agent_80x24.txt mask
+wait_pane ag "'⣿' in t or '⣶' in t"  # the charts, from query_range
+golden ag top_tmux_agent_120x40.txt mask
 keys ag '['
 wait_pane ag "'at -1m' in t"
 keys ag ']'
 wait_pane ag "'at -1m' not in t and '4101' in t"
 keys ag Down Enter
 wait_pane ag "'PROCESS' in t and 'gpu mem' in t"
-keys ag Escape q
+keys ag Escape
+wait_pane ag "'PROCESS' not in t"
+keys ag q
 wait_pane ag "'exit=0' in t"
 log "ok"
