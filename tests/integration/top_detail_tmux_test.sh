@@ -67,6 +67,7 @@ import re, sys
 t = sys.stdin.read()
 if '${3:-}' in ('mask', 'maskdots'):
     t = re.sub('[\u2800-\u28ff]', '.', t)
+    t = re.sub(r' *\.+', lambda m: '.' * len(m.group(0)), t)  # a chart's blank start too
 if '${3:-}' == 'mask':
     t = re.sub(r'agent 127\.0\.0\.1:\d+', 'agent 127.0.0.1:PORT', t)
     # The GPU part: alerts (pending or firing) and host rates depend on timing.
