@@ -27,7 +27,8 @@ using nlohmann::json;
 constexpr const char* kSelector =
     "{__name__=~\"llmon_gpu_.*|DCGM_FI_.*|node_cpu_seconds_total|node_memory_.*|node_load1|node_load5|node_load15|"
     "node_network_.*|node_disk_.*|node_filesystem_.*|node_uname_info|node_scrape_collector_success\"}";
-constexpr int kSlowEvery = 5;  // alerts and findings: every 5th refresh
+constexpr int kSlowEvery = 5;    // alerts and findings: every 5th refresh
+constexpr int kRangeEvery = 60;  // the charts from query_range: every 60th refresh
 
 std::string secs(int64_t ms) {
   char b[32];
@@ -99,7 +100,16 @@ class AgentSource : public TopSource {
     if (!before) return before.error();
     d.sum = summary::summarize(**before, **after);
     d.sum.interval_s = static_cast<double>(interval_ms_) / 1000.0;
-    std::string msg = history(t, d);
+    // The charts: query_range when the moment jumps (start, [ ]) and every
+    // kRangeEvery refreshes; in between the instant values are appended,
+    // as standalone mode does (a range of 300 samples a second costs ~5x the rest).
+    std::string msg;
+    if (w.history_offset_s != range_offset_s_ || refreshes_ % kRangeEvery == 0) {
+      msg = history(t, d);
+      range_offset_s_ = w.history_offset_s;
+    } else {
+      d.hist.record(d.sum.gpus);
+    }
     if (!w.selected_pid.empty()) process_memory(t, w.selected_pid, d);
     d.ppid.clear();
     if (w.tree && local()) {
@@ -226,6 +236,7 @@ class AgentSource : public TopSource {
   std::string base_, procfs_;
   int64_t interval_ms_, collect_ms_ = 0;
   uint64_t refreshes_ = 0;
+  int range_offset_s_ = 0;
   std::vector<top::AlertRow> alerts_;
   std::vector<summary::FindingRow> findings_;
 };
