@@ -1,11 +1,13 @@
 // `llmon top --url`: the agent's query API instead of the collectors. Each
 // refresh asks for the series the summary reads at the moment shown (T) and
-// one collection interval before it (lookback_delta two intervals, so a
+// for the counters among them one collection interval before it (the rates;
+// lookback_delta two intervals, so a
 // process gone from the agent is gone here too), turns each answer into a
 // model::Snapshot (one family per name and label set, as the collectors
 // emit them) and summarises the pair like standalone mode. The charts come
-// from query_range over the ring's length ending at T, so [ and ] scroll
-// the whole screen back through the store. Alerts and findings are asked
+// from query_range over the ring's length ending at T (when T jumps and
+// every 60th refresh; the instant values are appended in between), so [
+// and ] scroll the whole screen back through the store. Alerts and findings are asked
 // for every few refreshes (the diagnosis is the costly one).
 #include <cmath>
 #include <map>
@@ -27,6 +29,9 @@ using nlohmann::json;
 constexpr const char* kSelector =
     "{__name__=~\"llmon_gpu_.*|DCGM_FI_.*|node_cpu_seconds_total|node_memory_.*|node_load1|node_load5|node_load15|"
     "node_network_.*|node_disk_.*|node_filesystem_.*|node_uname_info|node_scrape_collector_success\"}";
+// The earlier moment serves only counter deltas (rates): just the counters.
+constexpr const char* kCounterSelector =
+    "{__name__=~\"node_cpu_seconds_total|node_network_.*_total|node_disk_.*_total|llmon_gpu_process_.*_total\"}";
 constexpr int kSlowEvery = 5;    // alerts and findings: every 5th refresh
 constexpr int kRangeEvery = 60;  // the charts from query_range: every 60th refresh
 
@@ -94,9 +99,9 @@ class AgentSource : public TopSource {
     }
     const int64_t t = now_ms - int64_t{w.history_offset_s} * 1000;
     d.history_at = w.history_offset_s ? "at -" + std::to_string(w.history_offset_s / 60) + "m (" + clock_of(t) + ")" : "";
-    auto after = instant(t);
+    auto after = instant(t, kSelector);
     if (!after) return after.error();
-    auto before = instant(t - collect_ms_);
+    auto before = instant(t - collect_ms_, kCounterSelector);
     if (!before) return before.error();
     d.sum = summary::summarize(**before, **after);
     d.sum.interval_s = static_cast<double>(interval_ms_) / 1000.0;
@@ -153,8 +158,8 @@ class AgentSource : public TopSource {
     return "";
   }
 
-  Expected<model::SnapshotPtr> instant(int64_t t_ms) {
-    auto j = get("/api/v1/query?query=" + net::url_encode(kSelector) + "&time=" + secs(t_ms) +
+  Expected<model::SnapshotPtr> instant(int64_t t_ms, const char* selector) {
+    auto j = get("/api/v1/query?query=" + net::url_encode(selector) + "&time=" + secs(t_ms) +
                  "&lookback_delta=" + std::to_string(2 * collect_ms_) + "ms");
     if (!j) return j.status();
     return to_snapshot((*j)["data"]["result"], t_ms);
