@@ -98,7 +98,8 @@ class AgentSource : public TopSource {
       if (!err.empty()) return err;
     }
     const int64_t t = now_ms - int64_t{w.history_offset_s} * 1000;
-    d.history_at = w.history_offset_s ? "at -" + std::to_string(w.history_offset_s / 60) + "m (" + clock_of(t) + ")" : "";
+    d.history_at =
+        w.history_offset_s ? "at -" + std::to_string(w.history_offset_s / 60) + "m (" + clock_of(t) + ")" : "";
     auto after = instant(t, kSelector);
     if (!after) return after.error();
     auto before = instant(t - collect_ms_, kCounterSelector);
@@ -133,16 +134,14 @@ class AgentSource : public TopSource {
     return msg;
   }
 
-  bool local() const override {
-    return url_.host == "127.0.0.1" || url_.host == "localhost" || url_.host == "::1";
-  }
+  bool local() const override { return url_.host == "127.0.0.1" || url_.host == "localhost" || url_.host == "::1"; }
 
  private:
   Expected<json> get(const std::string& target) {
     auto r = net::http_get(url_, target, 5000);
     if (!r) return Status::error(base_ + ": " + r.error());
-    if (r->status != 200) return Status::error(base_ + target.substr(0, target.find('?')) + ": HTTP " +
-                                               std::to_string(r->status));
+    if (r->status != 200)
+      return Status::error(base_ + target.substr(0, target.find('?')) + ": HTTP " + std::to_string(r->status));
     auto j = json::parse(r->body, nullptr, false);
     if (j.is_discarded()) return Status::error(base_ + ": not JSON");
     return j;
@@ -168,8 +167,8 @@ class AgentSource : public TopSource {
   // Range over the ring's length ending at t; each series -> a ring per `gpu` label.
   Expected<std::map<std::string, top::Ring>> range(const std::string& expr, int64_t t_ms, const std::string& by) {
     const int64_t n = 300;
-    auto j = get("/api/v1/query_range?query=" + net::url_encode(expr) + "&start=" +
-                 secs(t_ms - (n - 1) * collect_ms_) + "&end=" + secs(t_ms) + "&step=" + secs(collect_ms_) +
+    auto j = get("/api/v1/query_range?query=" + net::url_encode(expr) + "&start=" + secs(t_ms - (n - 1) * collect_ms_) +
+                 "&end=" + secs(t_ms) + "&step=" + secs(collect_ms_) +
                  "&lookback_delta=" + std::to_string(2 * collect_ms_) + "ms");
     if (!j) return j.status();
     std::map<std::string, top::Ring> out;
@@ -223,8 +222,9 @@ class AgentSource : public TopSource {
       row.since = a.value("activeAt", "");
       alerts_.push_back(std::move(row));
     }
-    std::stable_sort(alerts_.begin(), alerts_.end(),
-                     [](const top::AlertRow& a, const top::AlertRow& b) { return a.state == "firing" && b.state != "firing"; });
+    std::stable_sort(alerts_.begin(), alerts_.end(), [](const top::AlertRow& a, const top::AlertRow& b) {
+      return a.state == "firing" && b.state != "firing";
+    });
     return "";
   }
 

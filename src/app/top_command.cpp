@@ -308,9 +308,8 @@ int run_top(const config::Settings& settings, std::FILE* err) {
   int rc = 0;
   {
     // Agent mode runs no collector.
-    collector::Scheduler sched(agent ? std::vector<collector::NamedCollector>{}
-                                     : enabled_collectors(s, clock, log, health),
-                               clock, log, 1000);
+    collector::Scheduler sched(
+        agent ? std::vector<collector::NamedCollector>{} : enabled_collectors(s, clock, log, health), clock, log, 1000);
     int64_t interval_ms = s.get(config::flag::kTopInterval);
     if (interval_ms <= 0) interval_ms = 1000;
     top::RenderOptions ro;

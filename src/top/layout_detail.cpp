@@ -49,7 +49,7 @@ int draw_detail(Screen& s, int y, int max_y, const TopData& d, const summary::Gp
   const int cw = std::max(1, w - 12);
   const auto cmd32 = decode_utf8(cmd);
   if (y < max_y) y = field(s, y, "command", cmd);
-  if (y < max_y && static_cast<int>(cmd32.size()) > cw && max_y - y > 4) {
+  if (y<max_y&& static_cast<int>(cmd32.size())> cw && max_y - y > 4) {
     std::string rest;
     for (size_t i = static_cast<size_t>(cw); i < cmd32.size(); ++i) append_utf8(rest, cmd32[i]);
     y = field(s, y, "", rest);
@@ -64,15 +64,16 @@ int draw_detail(Screen& s, int y, int max_y, const TopData& d, const summary::Gp
   if (y < max_y) {
     std::string u = "gpu " + (p.gpu.empty() ? "-" : p.gpu) +
                     (p.mig_instance_id.empty() ? "" : "/" + p.mig_instance_id) + "  mem " +
-                    bytes_short(p.gpu_mem_bytes) + "  sm " + percent(p.sm_pct) + "  cpu " +
-                    fmt1(p.cpu_pct, "%.1f%%") + "  rss " + bytes_short(p.rss_bytes);
+                    bytes_short(p.gpu_mem_bytes) + "  sm " + percent(p.sm_pct) + "  cpu " + fmt1(p.cpu_pct, "%.1f%%") +
+                    "  rss " + bytes_short(p.rss_bytes);
     y = field(s, y, "usage", u);
   }
   // The GPU memory chart takes the last row.
   const int env_end = max_y - 1;
   if (pd.env.empty()) {
-    if (y < env_end) y = field(s, y, "env", pd.env_note.empty() ? "none of the variables that matter" : pd.env_note,
-                               palette::kDimText);
+    if (y < env_end)
+      y = field(s, y, "env", pd.env_note.empty() ? "none of the variables that matter" : pd.env_note,
+                palette::kDimText);
   } else {
     for (size_t i = 0; i < pd.env.size() && y < env_end; ++i) {
       bool last_row = y == env_end - 1 && i + 1 < pd.env.size();
@@ -149,13 +150,14 @@ void draw_signal_menu(Screen& s, const ViewState& v, const TopData& d, const sum
   } else {
     lines.push_back("Signal to " + who);
     for (size_t i = 0; i < ch.size(); ++i)
-      lines.push_back(std::to_string(i + 1) + "  SIG" + ch[i].name + std::string(8 - std::string(ch[i].name).size(), ' ') +
-                      ch[i].what);
+      lines.push_back(std::to_string(i + 1) + "  SIG" + ch[i].name +
+                      std::string(8 - std::string(ch[i].name).size(), ' ') + ch[i].what);
     lines.push_back("Up/Down, Enter or 1-8; Esc cancels");
   }
   int inner = 0;
   for (const auto& l : lines) inner = std::max(inner, text_width(l));
-  const int bw = std::min(s.width(), std::min(inner, 70) + 4), bh = std::min(s.height(), static_cast<int>(lines.size()) + 2);
+  const int bw = std::min(s.width(), std::min(inner, 70) + 4),
+            bh = std::min(s.height(), static_cast<int>(lines.size()) + 2);
   const int x0 = (s.width() - bw) / 2, y0 = std::max(0, (s.height() - bh) / 2);
   const Style box{palette::kWarn.fg, 235, kBold};
   const Style text{252, 235, 0};

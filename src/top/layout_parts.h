@@ -8,8 +8,8 @@
 #include "summary/host_summary.h"
 #include "top/history.h"
 #include "top/layout.h"
-#include "top/top_data.h"
 #include "top/screen.h"
+#include "top/top_data.h"
 #include "top/view_state.h"
 
 namespace llmon::top::detail {

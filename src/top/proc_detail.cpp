@@ -14,11 +14,13 @@ bool starts_with(std::string_view s, std::string_view p) {
 }  // namespace
 
 bool env_matters(std::string_view n) {
-  static constexpr std::string_view kPrefixes[] = {"CUDA_", "NCCL_", "NVIDIA_", "TORCH", "SLURM_JOB_ID", "SLURM_PROCID"};
-  static constexpr std::string_view kNames[] = {"OMP_NUM_THREADS",     "LOCAL_RANK",          "RANK",
-                                                "WORLD_SIZE",          "LOCAL_WORLD_SIZE",    "GROUP_RANK",
-                                                "NODE_RANK",           "MASTER_ADDR",         "MASTER_PORT",
-                                                "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF"};
+  static constexpr std::string_view kPrefixes[] = {"CUDA_", "NCCL_",        "NVIDIA_",
+                                                   "TORCH", "SLURM_JOB_ID", "SLURM_PROCID"};
+  static constexpr std::string_view kNames[] = {
+      "OMP_NUM_THREADS",     "LOCAL_RANK",           "RANK",
+      "WORLD_SIZE",          "LOCAL_WORLD_SIZE",     "GROUP_RANK",
+      "NODE_RANK",           "MASTER_ADDR",          "MASTER_PORT",
+      "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "PYTORCH_CUDA_ALLOC_CONF"};
   for (auto p : kPrefixes)
     if (starts_with(n, p)) return true;
   for (auto k : kNames)
@@ -63,9 +65,9 @@ bool parse_stat(std::string_view stat, ProcessDetail& d) {
     i = j;
   }
   if (f.size() < 20) return false;
-  d.state = f[0];                                       // field 3
-  d.ppid = f[1];                                        // field 4
-  d.threads = std::strtod(f[17].c_str(), nullptr);      // field 20
+  d.state = f[0];                                             // field 3
+  d.ppid = f[1];                                              // field 4
+  d.threads = std::strtod(f[17].c_str(), nullptr);            // field 20
   d.start_ticks = std::strtoull(f[19].c_str(), nullptr, 10);  // field 22
   d.found = true;
   return true;
@@ -130,9 +132,8 @@ std::string may_signal(uint32_t my_ruid, uint32_t my_euid, const ProcessDetail& 
 
 const std::vector<SignalChoice>& signal_choices() {
   static const std::vector<SignalChoice> kChoices = {
-      {SIGTERM, "TERM", "ask to terminate"}, {SIGINT, "INT", "interrupt (Ctrl-C)"},
-      {SIGHUP, "HUP", "hang up / reload"},   {SIGKILL, "KILL", "kill at once"},
-      {SIGUSR1, "USR1", "user signal 1"},    {SIGUSR2, "USR2", "user signal 2"},
+      {SIGTERM, "TERM", "ask to terminate"}, {SIGINT, "INT", "interrupt (Ctrl-C)"}, {SIGHUP, "HUP", "hang up / reload"},
+      {SIGKILL, "KILL", "kill at once"},     {SIGUSR1, "USR1", "user signal 1"},    {SIGUSR2, "USR2", "user signal 2"},
       {SIGSTOP, "STOP", "stop (pause)"},     {SIGCONT, "CONT", "continue"},
   };
   return kChoices;

@@ -28,8 +28,8 @@ struct TopData {
   ProcessDetail detail;
   Ring detail_mem{300};
   std::vector<AlertRow> alerts;
-  bool agent = false;      // alerts/findings panels only make sense with an agent
-  std::string source;      // the title's "agent 127.0.0.1:9400"; empty: standalone
+  bool agent = false;  // alerts/findings panels only make sense with an agent
+  std::string source;  // the title's "agent 127.0.0.1:9400"; empty: standalone
   std::string history_at;
   // Who runs `llmon top` (the signal prompt says whether kill(2) may work).
   uint32_t my_ruid = 0, my_euid = 0;  // "at -10m (11:50:00)" when the agent view is scrolled back

@@ -104,7 +104,6 @@ bool edit_filter(ViewState& v, const KeyEvent& e) {
   }
 }
 
-
 bool default_descending(SortKey k) {
   // Text columns read best A-Z, numbers largest first.
   return !(k == SortKey::kUser || k == SortKey::kContainer || k == SortKey::kCommand || k == SortKey::kGpu ||

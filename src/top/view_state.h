@@ -55,7 +55,7 @@ inline constexpr int kHistoryMaxS = 3600 - 300;  // the last hour, less the char
 struct ProcessArea {
   int first_y = -1;  // screen row of the first process row; -1: none shown
   int rows = 0;      // rows available for processes
-  int header_y = -1;  // the column header row (a click sorts)
+  int header_y = -1;                             // the column header row (a click sorts)
   std::vector<std::pair<int, int>> header_cols;  // [x, x+w) per SortKey, display order
 };
 

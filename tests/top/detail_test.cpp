@@ -19,8 +19,9 @@ namespace {
 using namespace std::string_literals;
 
 TEST(ProcDetail, PicksTheEnvironmentThatMatters) {
-  std::string env = "HOME=/root\0CUDA_VISIBLE_DEVICES=0,1\0PATH=/bin\0NCCL_DEBUG=INFO\0LOCAL_RANK=1\0"
-                    "RANK=9\0WORLD_SIZE=16\0MASTER_ADDR=10.0.0.1\0RANKX=1\0=bad\0noequals\0"s;
+  std::string env =
+      "HOME=/root\0CUDA_VISIBLE_DEVICES=0,1\0PATH=/bin\0NCCL_DEBUG=INFO\0LOCAL_RANK=1\0"
+      "RANK=9\0WORLD_SIZE=16\0MASTER_ADDR=10.0.0.1\0RANKX=1\0=bad\0noequals\0"s;
   auto e = pick_env(env);
   ASSERT_EQ(e.size(), 6u);
   EXPECT_EQ(e[0], std::make_pair("CUDA_VISIBLE_DEVICES"s, "0,1"s));
@@ -196,8 +197,8 @@ TopData sample_data() {
   d.detail.elapsed_s = 7500;
   d.detail.state = "S";
   d.detail.cgroup = "/system.slice/docker-3f2a9c1b7d4e.scope";
-  d.detail.env = {{"CUDA_VISIBLE_DEVICES", "0"}, {"LOCAL_RANK", "0"}, {"RANK", "0"}, {"WORLD_SIZE", "16"},
-                  {"MASTER_ADDR", "10.0.0.7"}, {"NCCL_DEBUG", "INFO"}};
+  d.detail.env = {{"CUDA_VISIBLE_DEVICES", "0"}, {"LOCAL_RANK", "0"},         {"RANK", "0"},
+                  {"WORLD_SIZE", "16"},          {"MASTER_ADDR", "10.0.0.7"}, {"NCCL_DEBUG", "INFO"}};
   for (int i = 0; i < 300; ++i) d.detail_mem.push(40e9 + 18e9 * (i % 60) / 60.0);
   for (const auto& q : d.sum.gpus.processes) d.ppid[q.pid] = q.user == "alice" && q.pid != p.pid ? p.pid : "1";
   d.agent = true;
