@@ -10,6 +10,7 @@
 # processes of this host (cycled when there are fewer), so the process
 # resolver reads real /proc entries as it would on a GPU node; btop and htop
 # read the live host (every process of it).
+# Then the same for `llmon top --url` against an agent of its own (below).
 # Usage: bench/top_cost.sh [build/llmon]   (env WARM_S=5 MEASURE_S=30 COLS=200 ROWS=60 GPU_PROCS=100)
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -69,3 +70,25 @@ echo "llmon top vs btop vs htop: ${COLS}x${ROWS}, 1 s refresh, ${MEASURE_S} s me
 measure llmon-top "env LLMON_FAKE_NVML_SCENARIO=$SCRATCH/scenario.json $LLMON top --nvml.library=$FAKE --top.interval=1s"
 measure btop "btop"
 measure htop "htop -d 10"
+
+# Agent mode: an agent of our own (same fake GPUs, default collectors, its
+# store in SCRATCH) on a free port; `llmon top --url` measured as above, and
+# the agent's CPU over the same window once idle and once serving top.
+PORT="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+env LLMON_FAKE_NVML_SCENARIO="$SCRATCH/scenario.json" "$LLMON" agent --nvml.library="$FAKE" \
+  --web.listen-address="127.0.0.1:$PORT" --storage.path="$SCRATCH/agent-data" --logwatch.kmsg-path= \
+  >"$SCRATCH/agent.log" 2>&1 &
+AGENT=$!
+trap 'kill "$AGENT" 2>/dev/null; tm kill-server >/dev/null 2>&1 || true; rm -rf "$SCRATCH"' EXIT
+for ((i = 0; i < 100; i++)); do curl -sf "http://127.0.0.1:$PORT/-/ready" >/dev/null 2>&1 && break; sleep 0.2; done
+sleep "$WARM_S"
+a0="$(cpu_ticks "$AGENT")"
+sleep "$MEASURE_S"
+a1="$(cpu_ticks "$AGENT")"
+awk -v d="$((a1 - a0))" -v hz="$HZ" -v s="$MEASURE_S" 'BEGIN {printf "%-10s %6.2f %% of a core  (the agent alone)\n", "agent", 100 * d / hz / s}'
+( sleep $((1 + WARM_S)); b0="$(cpu_ticks "$AGENT")"; sleep "$MEASURE_S"; b1="$(cpu_ticks "$AGENT")"
+  awk -v d="$((b1 - b0))" -v hz="$HZ" -v s="$MEASURE_S" 'BEGIN {printf "%-10s %6.2f %% of a core  (the agent serving llmon top --url)\n", "agent", 100 * d / hz / s}' >"$SCRATCH/agent-serving" ) &
+SERVING=$!
+measure top-url "$LLMON top --url=http://127.0.0.1:$PORT --top.interval=1s"
+wait "$SERVING"
+cat "$SCRATCH/agent-serving"

@@ -6,7 +6,10 @@
 // SIGINT/SIGTERM/SIGHUP/SIGQUIT (quit, terminal restored) and SIGTSTP/SIGCONT
 // (suspend and resume). The signals are blocked before any collector thread
 // starts, so they reach only the signalfd. Logs go to stderr only when it is
-// not the terminal (`llmon top 2>top.log`). Agent mode (--url) is not built yet.
+// not the terminal (`llmon top 2>top.log`). With --url the data comes from
+// a running agent instead (app/top_source.h); the loop is the same. Signals
+// to processes (`k`) are sent here with kill(2), never through a shell, and
+// only after the view's confirmation and may_signal()'s check.
 #include <poll.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
@@ -22,6 +25,8 @@
 #include "app/health_setup.h"
 #include "app/setup.h"
 #include "app/terminal.h"
+#include "app/top_procfs.h"
+#include "app/top_source.h"
 #include "summary/host_summary.h"
 #include "top/keys.h"
 #include "top/layout.h"
@@ -57,22 +62,25 @@ std::string clock_text() {
   return buf;
 }
 
-std::string failed_message(const summary::HostSummary& s) {
-  if (s.failed_collectors.empty()) return "";
-  std::string m = "failed collectors:";
-  for (const auto& c : s.failed_collectors) m += " " + c;
-  return m;
-}
-
 class TopLoop {
  public:
-  TopLoop(RawTerminal& term, collector::Scheduler& sched, int sig_fd, int64_t interval_ms, top::RenderOptions ro,
-          top::DrawOptions d)
-      : term_(term), sched_(sched), sig_fd_(sig_fd), interval_ms_(interval_ms), renderer_(ro), draw_(std::move(d)) {}
+  TopLoop(RawTerminal& term, TopSource& source, std::string procfs, int sig_fd, int64_t interval_ms,
+          top::RenderOptions ro, top::DrawOptions d)
+      : term_(term),
+        source_(source),
+        procfs_(std::move(procfs)),
+        sig_fd_(sig_fd),
+        interval_ms_(interval_ms),
+        renderer_(ro),
+        draw_(std::move(d)) {
+    data_.my_ruid = ::getuid();
+    data_.my_euid = ::geteuid();
+  }
+
+  void set_history(bool on) { view_.can_scroll_history = on; }
 
   int run() {
-    prev_ = sched_.run_cycle(wall_ms());
-    draw_.message = "collecting (first " + std::to_string(interval_ms_) + " ms)";
+    collect();
     paint();
     auto next = Steady::now() + std::chrono::milliseconds(interval_ms_);
     while (!view_.quit) {
@@ -99,6 +107,15 @@ class TopLoop {
       } else if (n == 0 && keys_.pending()) {
         dirty |= on_keys(keys_.flush());
       }
+      if (view_.signal_request) {
+        send_signal();
+        dirty = true;
+      }
+      if (view_.history_offset_s != shown_offset_s_ || view_.tree != shown_tree_ ||
+          (view_.detail && view_.selected_pid != data_.detail.pid)) {
+        collect();  // the moment shown or the process asked for changed: now, not at the next tick
+        dirty = true;
+      }
       if (dirty && !view_.quit) paint();
     }
     return 0;
@@ -111,13 +128,62 @@ class TopLoop {
   }
 
   void collect() {
-    model::SnapshotPtr cur = sched_.run_cycle(wall_ms());
-    sum_ = summary::summarize(*prev_, *cur);
-    summary::mark_no_data(sum_, sched_.no_data_collectors());
-    sum_.interval_s = static_cast<double>(interval_ms_) / 1000.0;  // the title shows the nominal one
-    hist_.record(sum_.gpus);
-    prev_ = std::move(cur);
-    draw_.message = failed_message(sum_);
+    TopWants w;
+    w.selected_pid = view_.detail ? view_.selected_pid : "";
+    w.tree = view_.tree;
+    w.history_offset_s = view_.history_offset_s;
+    std::string msg = source_.refresh(wall_ms(), w, data_);
+    shown_offset_s_ = view_.history_offset_s;
+    shown_tree_ = view_.tree;
+    if (!view_.detail) {
+      data_.detail = top::ProcessDetail{};
+    } else if (source_.local()) {
+      data_.detail = read_process_detail(procfs_, view_.selected_pid);
+    } else {
+      data_.detail = top::ProcessDetail{};
+      data_.detail.pid = view_.selected_pid;
+      data_.detail.env_note = "not readable: the agent is on another host";
+    }
+    if (!result_.empty() && --result_frames_ > 0)
+      draw_.message = result_;
+    else
+      draw_.message = msg, result_.clear();
+  }
+
+  // The confirmed signal: kill(2) when may_signal() allows it and the pid is
+  // still the process that was selected (same start time).
+  void send_signal() {
+    const int sig = view_.signal_request;
+    const std::string pid = view_.signal_pid;
+    view_.signal_request = 0;
+    view_.signal_pid.clear();
+    const char* name = "?";
+    for (const auto& c : top::signal_choices())
+      if (c.number == sig) name = c.name;
+    top::ProcessDetail now = read_process_detail(procfs_, pid);
+    std::string why;
+    if (!source_.local())
+      why = "not sent: the agent is on another host";
+    else if (!now.found)
+      why = "not sent: pid " + pid + " is gone";
+    else if (data_.detail.pid == pid && data_.detail.start_ticks && now.start_ticks != data_.detail.start_ticks)
+      why = "not sent: pid " + pid + " is another process now";
+    else
+      why = top::may_signal(data_.my_ruid, data_.my_euid, now);
+    if (why.empty()) {
+      char* end = nullptr;
+      long p = std::strtol(pid.c_str(), &end, 10);
+      if (p <= 0 || *end) {
+        why = "not sent: bad pid " + pid;
+      } else if (::kill(static_cast<pid_t>(p), sig) != 0) {
+        why = "kill(" + pid + ", SIG" + name + "): " + std::strerror(errno);
+      } else {
+        why = "sent SIG" + std::string(name) + " to " + pid;
+      }
+    }
+    result_ = why;
+    result_frames_ = 5;
+    draw_.message = why;
   }
 
   void paint() {
@@ -129,7 +195,9 @@ class TopLoop {
     }
     top::Screen screen(cols, rows);
     draw_.clock = clock_text();
-    area_ = top::draw(screen, sum_, hist_, view_, draw_);
+    if (view_.detail && source_.local() && data_.detail.pid != view_.selected_pid)
+      data_.detail = read_process_detail(procfs_, view_.selected_pid);
+    area_ = top::draw(screen, data_, view_, draw_);
     term_.write_all(renderer_.render(screen));
   }
 
@@ -141,7 +209,8 @@ class TopLoop {
         dirty = true;
         continue;
       }
-      auto shown = top::visible_processes(sum_.gpus, view_);
+      auto shown = top::visible_processes(data_.sum.gpus, view_);
+      if (view_.tree) top::arrange_tree(shown, data_.ppid);
       dirty |= top::apply_key(view_, e, shown, area_);
       if (view_.quit) break;
     }
@@ -182,25 +251,33 @@ class TopLoop {
   }
 
   RawTerminal& term_;
-  collector::Scheduler& sched_;
+  TopSource& source_;
+  std::string procfs_;
   int sig_fd_;
   int64_t interval_ms_;
   top::Renderer renderer_;
   top::DrawOptions draw_;
   top::KeyParser keys_;
   top::ViewState view_;
-  top::GpuHistory hist_;
   top::ProcessArea area_;
-  summary::HostSummary sum_;
-  model::SnapshotPtr prev_;
+  top::TopData data_;
+  int shown_offset_s_ = 0;
+  bool shown_tree_ = false;
+  std::string result_;  // the last signal's outcome, shown for a few refreshes
+  int result_frames_ = 0;
 };
 
 }  // namespace
 
 int run_top(const config::Settings& settings, std::FILE* err) {
-  if (!settings.get(config::flag::kUrl).empty()) {
-    std::fprintf(err, "llmon top: --url (agent mode) is not supported yet; run it on the GPU host\n");
-    return 2;
+  const std::string url = settings.get(config::flag::kUrl);
+  std::unique_ptr<TopSource> agent;
+  if (!url.empty()) {
+    agent = agent_source(url, settings.get(config::flag::kPathProcfs), 1000);
+    if (!agent) {
+      std::fprintf(err, "llmon top: --url %s: not an http:// URL\n", url.c_str());
+      return 2;
+    }
   }
   if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
     std::fprintf(err, "llmon top: needs a terminal on stdin and stdout (for a one-shot view: llmon snapshot)\n");
@@ -230,7 +307,9 @@ int run_top(const config::Settings& settings, std::FILE* err) {
   auto health = std::make_shared<health::HealthTracker>(std::move(ho), clock);
   int rc = 0;
   {
-    collector::Scheduler sched(enabled_collectors(s, clock, log, health), clock, log, 1000);
+    // Agent mode runs no collector.
+    collector::Scheduler sched(
+        agent ? std::vector<collector::NamedCollector>{} : enabled_collectors(s, clock, log, health), clock, log, 1000);
     int64_t interval_ms = s.get(config::flag::kTopInterval);
     if (interval_ms <= 0) interval_ms = 1000;
     top::RenderOptions ro;
@@ -243,7 +322,11 @@ int run_top(const config::Settings& settings, std::FILE* err) {
       std::fprintf(err, "llmon top: %s\n", term.error().c_str());
       rc = 2;
     } else {
-      TopLoop loop(**term, sched, sig_fd, interval_ms, ro, std::move(d));
+      const std::string procfs = s.get(config::flag::kPathProcfs);
+      std::unique_ptr<TopSource> source = agent ? agent_source(url, procfs, interval_ms)  // the real interval
+                                                : collector_source(sched, procfs, interval_ms);
+      TopLoop loop(**term, *source, procfs, sig_fd, interval_ms, ro, std::move(d));
+      loop.set_history(!url.empty());
       rc = loop.run();
       (*term)->restore();
     }

@@ -219,10 +219,14 @@ std::vector<FlagSpec> build_table() {
       {flag::kUrl,
        "",
        "`llmon query`: base URL of the agent's API, e.g. http://gpu01:8747 (empty: http://<--web.listen-address>). "
-       "`llmon snapshot` takes its diagnosis findings from there.",
-       {"query", "diagnose", "events", "health", "snapshot", "trace"}},
+       "`llmon snapshot` takes its diagnosis findings from there; `llmon top --url` shows that agent's data, history, "
+       "alerts and findings instead of running the collectors (docs/top.md).",
+       {"query", "diagnose", "events", "health", "snapshot", "trace", "top"}},
       {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.", {"snapshot"}},
-      {flag::kTopInterval, "1s", "`llmon top`: time between refreshes (one collection cycle each).", {"top"}},
+      {flag::kTopInterval,
+       "1s",
+       "`llmon top`: time between refreshes (one collection cycle each, or one round of queries to --url).",
+       {"top"}},
       {flag::kTopAscii,
        "false",
        "`llmon top`: ASCII characters only (charts, bars, boxes), for terminals or fonts without UTF-8.",

@@ -38,6 +38,10 @@ class GpuHistory {
   // One sample per GPU of the summary; GPUs gone from it keep their series.
   void record(const summary::GpuSummary& g);
   const GpuSeries* find(const summary::GpuRow& r) const;
+  // Replaces a GPU's series (agent mode fills them from the store).
+  void assign(const summary::GpuRow& r, GpuSeries s) { series_.insert_or_assign(key(r), std::move(s)); }
+  void clear() { series_.clear(); }
+  size_t capacity() const { return cap_; }
 
   static std::string key(const summary::GpuRow& r);
 

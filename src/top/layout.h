@@ -15,6 +15,7 @@
 #include "top/charts.h"
 #include "top/history.h"
 #include "top/screen.h"
+#include "top/top_data.h"
 #include "top/view_state.h"
 
 namespace llmon::top {
@@ -28,6 +29,8 @@ struct DrawOptions {
 
 // Clears `s` and draws everything; clamps v.scroll to the rows shown.
 // Returns where the process rows are (mouse clicks, paging).
+ProcessArea draw(Screen& s, const TopData& d, ViewState& v, const DrawOptions& o);
+// The same without details, alerts or a source (a TopData of h and hist).
 ProcessArea draw(Screen& s, const summary::HostSummary& h, const GpuHistory& hist, ViewState& v, const DrawOptions& o);
 
 }  // namespace llmon::top

@@ -9,6 +9,7 @@
 #include "top/history.h"
 #include "top/layout.h"
 #include "top/screen.h"
+#include "top/top_data.h"
 #include "top/view_state.h"
 
 namespace llmon::top::detail {
@@ -30,8 +31,18 @@ std::string throttle_code(const std::string& reason);
 int draw_gpus(Screen& s, int y, int max_y, const summary::GpuSummary& g, const GpuHistory& hist, const DrawOptions& o);
 int draw_host(Screen& s, int y, int max_y, const summary::HostSummary& h, const DrawOptions& o);
 // The table fills [y, max_y); returns where its rows are.
+// depth: tree depth per shown row (empty: no tree view).
 ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const summary::GpuProcess*>& shown,
-                           ViewState& v, const DrawOptions& o);
+                           const std::vector<int>& depth, ViewState& v, const DrawOptions& o);
+// The detail pane of the selected process; returns the next free row.
+int detail_rows_wanted(const TopData& d);
+int draw_detail(Screen& s, int y, int max_y, const TopData& d, const summary::GpuProcess& p, const DrawOptions& o);
+// The agent's alerts and findings (rows 0 without an agent or with none).
+int alert_rows_wanted(const TopData& d);
+int draw_alerts(Screen& s, int y, int max_y, const TopData& d, const DrawOptions& o);
+// The `k` menu or its confirmation prompt, centred.
+void draw_signal_menu(Screen& s, const ViewState& v, const TopData& d, const summary::GpuProcess* p,
+                      const DrawOptions& o);
 void draw_help(Screen& s, const DrawOptions& o);
 
 // MIG instances of all GPUs (each a row under its GPU when there is room).

@@ -60,10 +60,11 @@ std::string cell_text(const GpuProcess& p, SortKey k) {
 
 }  // namespace
 
-ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const GpuProcess*>& shown, ViewState& v,
-                           const DrawOptions& o) {
+ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const GpuProcess*>& shown,
+                           const std::vector<int>& depth, ViewState& v, const DrawOptions& o) {
   ProcessArea area;
   if (y >= max_y) return area;
+  area.header_y = y;
   const int w = s.width();
   const auto cols = proc_columns(tier_of(w));
   const char* ell = o.ascii ? "~" : "…";
@@ -75,6 +76,7 @@ ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const 
     int cw = c.width ? c.width : std::max(0, w - x);
     xs.push_back(x);
     ws.push_back(cw);
+    area.header_cols.emplace_back(x, std::min(w, x + cw));
     std::string title = sort_key_name(c.key);
     Style st = palette::kHeader;
     if (c.key == v.sort) {
@@ -102,6 +104,15 @@ ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const 
       if (xs[c] >= w) break;
       int cw = std::min(ws[c], w - xs[c]);
       std::string t = cell_text(p, cols[c].key);
+      if (cols[c].key == SortKey::kCommand && i < depth.size() && depth[i] > 0) {
+        std::string pre;
+        for (int d = 1; d < depth[i]; ++d) pre += "  ";
+        size_t j = i + 1;
+        while (j < depth.size() && depth[j] > depth[i]) ++j;
+        bool last = j >= depth.size() || depth[j] < depth[i];
+        pre += o.ascii ? (last ? "`- " : "|- ") : (last ? "└─ " : "├─ ");
+        t = pre + t;
+      }
       t = cols[c].right ? fit_right(t, cw) : fit(t, cw, ell);
       Style st = cols[c].key == SortKey::kGpu ? palette::kLabel : palette::kText;
       if (cols[c].key == SortKey::kContainer && t.find_first_not_of(' ') != std::string::npos && t[0] == '-')

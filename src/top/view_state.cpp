@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "top/proc_detail.h"
 #include "top/screen.h"
 
 namespace llmon::top {
@@ -103,6 +104,52 @@ bool edit_filter(ViewState& v, const KeyEvent& e) {
   }
 }
 
+bool default_descending(SortKey k) {
+  // Text columns read best A-Z, numbers largest first.
+  return !(k == SortKey::kUser || k == SortKey::kContainer || k == SortKey::kCommand || k == SortKey::kGpu ||
+           k == SortKey::kPid);
+}
+
+// The signal menu and its confirmation prompt own the keys while open.
+bool signal_key(ViewState& v, const KeyEvent& e) {
+  const int n = static_cast<int>(signal_choices().size());
+  auto close = [&] {
+    v.signal_menu = -1;
+    v.confirm = false;
+    return true;
+  };
+  if (v.confirm) {
+    if (e.is_char('y') || e.is_char('Y')) {
+      v.signal_request = signal_choices()[static_cast<size_t>(v.signal_menu)].number;
+      v.signal_pid = v.selected_pid;
+    }
+    return close();  // any other key: no
+  }
+  switch (e.key) {
+    case Key::kUp:
+      v.signal_menu = (v.signal_menu + n - 1) % n;
+      return true;
+    case Key::kDown:
+      v.signal_menu = (v.signal_menu + 1) % n;
+      return true;
+    case Key::kEnter:
+      v.confirm = true;
+      return true;
+    case Key::kEscape:
+      return close();
+    case Key::kChar:
+      if (e.ch >= U'1' && e.ch < static_cast<char32_t>(U'1' + n)) {
+        v.signal_menu = static_cast<int>(e.ch - U'1');
+        v.confirm = true;
+        return true;
+      }
+      if (e.is_char('q') || e.is_ctrl('c')) return close();
+      return false;
+    default:
+      return false;
+  }
+}
+
 }  // namespace
 
 const char* sort_key_name(SortKey k) {
@@ -122,6 +169,40 @@ std::vector<const GpuProcess*> visible_processes(const summary::GpuSummary& g, c
   return out;
 }
 
+std::vector<int> arrange_tree(std::vector<const GpuProcess*>& shown, const std::map<std::string, std::string>& ppid) {
+  std::map<std::string, size_t> at;
+  for (size_t i = 0; i < shown.size(); ++i) at.emplace(shown[i]->pid, i);
+  auto parent_of = [&](size_t i) -> long {
+    auto it = ppid.find(shown[i]->pid);
+    if (it == ppid.end() || it->second == shown[i]->pid) return -1;
+    auto p = at.find(it->second);
+    return p == at.end() ? -1 : static_cast<long>(p->second);
+  };
+  std::vector<std::vector<size_t>> kids(shown.size());
+  std::vector<size_t> roots;
+  for (size_t i = 0; i < shown.size(); ++i) {
+    long p = parent_of(i);
+    if (p < 0)
+      roots.push_back(i);
+    else
+      kids[static_cast<size_t>(p)].push_back(i);
+  }
+  std::vector<const GpuProcess*> out;
+  std::vector<int> depth;
+  std::vector<bool> seen(shown.size(), false);
+  auto walk = [&](auto&& self, size_t i, int d) -> void {
+    if (seen[i]) return;
+    seen[i] = true;
+    out.push_back(shown[i]);
+    depth.push_back(d);
+    for (size_t k : kids[i]) self(self, k, d + 1);
+  };
+  for (size_t r : roots) walk(walk, r, 0);
+  for (size_t i = 0; i < shown.size(); ++i) walk(walk, i, 0);  // cycles (a pid's parent its child)
+  shown = std::move(out);
+  return depth;
+}
+
 void clamp_scroll(ViewState& v, const std::vector<const GpuProcess*>& shown, int rows) {
   int sel = index_of(shown, v.selected_pid);
   int n = static_cast<int>(shown.size());
@@ -138,6 +219,7 @@ void clamp_scroll(ViewState& v, const std::vector<const GpuProcess*>& shown, int
 
 bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const GpuProcess*>& shown, const ProcessArea& area) {
   if (v.editing_filter) return edit_filter(v, e);
+  if (v.signal_menu >= 0) return signal_key(v, e);
   if (e.is_ctrl('c')) {
     v.quit = true;
     return true;
@@ -152,9 +234,14 @@ bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const GpuProce
   const int page = std::max(1, area.rows);
   auto sort_step = [&](int d) {
     v.sort = static_cast<SortKey>((static_cast<int>(v.sort) + d + kSortKeys) % kSortKeys);
-    // Text columns read best A-Z, numbers largest first.
-    v.descending = !(v.sort == SortKey::kUser || v.sort == SortKey::kContainer || v.sort == SortKey::kCommand ||
-                     v.sort == SortKey::kGpu || v.sort == SortKey::kPid);
+    v.descending = default_descending(v.sort);
+    return true;
+  };
+  auto history = [&](int d) {
+    if (!v.can_scroll_history) return false;
+    int o = std::clamp(v.history_offset_s + d, 0, kHistoryMaxS);
+    if (o == v.history_offset_s) return false;
+    v.history_offset_s = o;
     return true;
   };
   switch (e.key) {
@@ -176,7 +263,27 @@ bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const GpuProce
     case Key::kEnd:
       select(v, shown, static_cast<int>(shown.size()) - 1);
       return true;
+    case Key::kLeft:
+      return history(kHistoryStepS);
+    case Key::kRight:
+      return history(-kHistoryStepS);
+    case Key::kEnter:
+      if (v.detail) {
+        v.detail = false;
+        return true;
+      }
+      if (v.selected_pid.empty()) select(v, shown, 0);
+      v.detail = !v.selected_pid.empty();
+      return true;
+    case Key::kF9:
+      if (v.selected_pid.empty()) return false;
+      v.signal_menu = 0;
+      return true;
     case Key::kEscape:
+      if (v.detail) {
+        v.detail = false;
+        return true;
+      }
       if (v.selected_pid.empty() && v.filter.empty()) return false;
       v.selected_pid.clear();
       v.filter.clear();
@@ -192,6 +299,16 @@ bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const GpuProce
       if (e.button == MouseButton::kWheelDown) {
         select(v, shown, sel + 1);
         return true;
+      }
+      if (e.button == MouseButton::kLeft && e.pressed && !e.motion && e.y == area.header_y) {
+        for (size_t c = 0; c < area.header_cols.size(); ++c) {
+          if (e.x < area.header_cols[c].first || e.x >= area.header_cols[c].second) continue;
+          auto k = static_cast<SortKey>(c);
+          v.descending = k == v.sort ? !v.descending : default_descending(k);
+          v.sort = k;
+          return true;
+        }
+        return false;
       }
       if (e.button == MouseButton::kLeft && e.pressed && !e.motion && area.first_y >= 0 && e.y >= area.first_y &&
           e.y < area.first_y + area.rows) {
@@ -235,8 +352,16 @@ bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const GpuProce
       v.editing_filter = true;
       return true;
     case U'k':
-      select(v, shown, sel < 0 ? 0 : sel - 1);
+      if (v.selected_pid.empty()) return false;
+      v.signal_menu = 0;
       return true;
+    case U't':
+      v.tree = !v.tree;
+      return true;
+    case U'[':
+      return history(kHistoryStepS);
+    case U']':
+      return history(-kHistoryStepS);
     case U'j':
       select(v, shown, sel < 0 ? 0 : sel + 1);
       return true;

@@ -3,10 +3,14 @@
 // changes it. Pure: apply_key() takes the key and the process list as shown
 // and returns whether anything changed; the I/O loop owns the state. The
 // selection follows a pid, not a row, so it stays on its process when the
-// list re-sorts. Sending signals to the selected process is not done yet.
+// list re-sorts. Signals: `k` opens a menu, Enter asks for confirmation,
+// `y` sets signal_request, which the I/O loop carries out (kill(2), after
+// checking the user may) and clears; nothing here sends anything.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "summary/gpu_summary.h"
@@ -30,17 +34,40 @@ struct ViewState {
   bool help = false;
   bool quit = false;
   bool redraw = false;  // Ctrl-L: the caller repaints the whole terminal
+  bool detail = false;  // Enter: the selected process's detail pane
+  bool tree = false;    // t: children under their parents
+  // k: the signal menu (index into signal_choices(), -1 closed), then the
+  // confirmation prompt; y sets signal_request (the signal number) and
+  // signal_pid for the caller.
+  int signal_menu = -1;
+  bool confirm = false;
+  int signal_request = 0;
+  std::string signal_pid;
+  // Agent mode: how far back the screen shows ([ and ], Left and Right).
+  bool can_scroll_history = false;
+  int history_offset_s = 0;
 };
+
+inline constexpr int kHistoryStepS = 60;
+inline constexpr int kHistoryMaxS = 3600 - 300;  // the last hour, less the chart window
 
 // Where the layout put the process rows (for mouse clicks and paging).
 struct ProcessArea {
   int first_y = -1;  // screen row of the first process row; -1: none shown
   int rows = 0;      // rows available for processes
+  int header_y = -1;                             // the column header row (a click sorts)
+  std::vector<std::pair<int, int>> header_cols;  // [x, x+w) per SortKey, display order
 };
 
 // The processes the table shows, filtered and sorted (stable: ties keep the
 // summary's GPU/pid order).
 std::vector<const summary::GpuProcess*> visible_processes(const summary::GpuSummary& g, const ViewState& v);
+
+// Tree view: reorders `shown` depth-first (children right after their
+// parent, siblings in the sorted order) by the parent pids; returns each
+// row's depth. A process whose parent is not shown is a root.
+std::vector<int> arrange_tree(std::vector<const summary::GpuProcess*>& shown,
+                              const std::map<std::string, std::string>& ppid);
 
 // Applies one key or mouse event; returns true when the screen must change.
 bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const summary::GpuProcess*>& shown,

@@ -29,7 +29,7 @@ class ViewStateTest : public ::testing::Test {
  protected:
   summary::HostSummary h = testing::sample_host();
   ViewState v;
-  ProcessArea area{10, 5};
+  ProcessArea area{10, 5, -1, {}};
   bool press(const KeyEvent& e) { return apply_key(v, e, visible_processes(h.gpus, v), area); }
   std::vector<std::string> shown() { return pids(visible_processes(h.gpus, v)); }
 };

@@ -1,0 +1,257 @@
+// `llmon top --url`: the agent's query API instead of the collectors. Each
+// refresh asks for the series the summary reads at the moment shown (T) and
+// for the counters among them one collection interval before it (the rates;
+// lookback_delta two intervals, so a
+// process gone from the agent is gone here too), turns each answer into a
+// model::Snapshot (one family per name and label set, as the collectors
+// emit them) and summarises the pair like standalone mode. The charts come
+// from query_range over the ring's length ending at T (when T jumps and
+// every 60th refresh; the instant values are appended in between), so [
+// and ] scroll the whole screen back through the store. Alerts and findings are asked
+// for every few refreshes (the diagnosis is the costly one).
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "app/top_procfs.h"
+#include "app/top_source.h"
+#include "base/strings.h"
+#include "diagnose/report.h"
+#include "net/api_client.h"
+#include "summary/host_summary.h"
+
+namespace llmon::app {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kSelector =
+    "{__name__=~\"llmon_gpu_.*|DCGM_FI_.*|node_cpu_seconds_total|node_memory_.*|node_load1|node_load5|node_load15|"
+    "node_network_.*|node_disk_.*|node_filesystem_.*|node_uname_info|node_scrape_collector_success\"}";
+// The earlier moment serves only counter deltas (rates): just the counters.
+constexpr const char* kCounterSelector =
+    "{__name__=~\"node_cpu_seconds_total|node_network_.*_total|node_disk_.*_total|llmon_gpu_process_.*_total\"}";
+constexpr int kSlowEvery = 5;    // alerts and findings: every 5th refresh
+constexpr int kRangeEvery = 60;  // the charts from query_range: every 60th refresh
+
+std::string secs(int64_t ms) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.3f", static_cast<double>(ms) / 1000.0);
+  return b;
+}
+
+std::string clock_of(int64_t ms) {
+  std::time_t t = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  localtime_r(&t, &tm);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%H:%M:%S", &tm);
+  return buf;
+}
+
+// A vector answer -> a snapshot.
+model::SnapshotPtr to_snapshot(const json& result, int64_t ts_ms) {
+  auto snap = std::make_shared<model::Snapshot>();
+  snap->timestamp_ms = ts_ms;
+  std::map<std::pair<std::string, std::vector<std::string>>, size_t> fam;
+  for (const auto& r : result) {
+    const auto& m = r["metric"];
+    std::string name = m.value("__name__", "");
+    if (name.empty()) continue;
+    std::vector<std::string> names, values;
+    for (const auto& [k, v] : m.items()) {  // nlohmann's object is sorted by key
+      if (k == "__name__") continue;
+      names.push_back(k);
+      values.push_back(v.get<std::string>());
+    }
+    auto [it, fresh] = fam.try_emplace({name, names}, snap->families.size());
+    if (fresh) {
+      model::Family f;
+      f.name = name;
+      f.type = name.ends_with("_total") ? model::MetricType::kCounter : model::MetricType::kGauge;
+      f.label_names = names;
+      snap->families.push_back(std::move(f));
+    }
+    const auto& val = r["value"];
+    if (!val.is_array() || val.size() != 2) continue;
+    double v = std::strtod(val[1].get<std::string>().c_str(), nullptr);
+    snap->families[it->second].series.push_back({std::move(values), v});
+  }
+  snap->order.resize(snap->families.size());
+  for (uint32_t i = 0; i < snap->order.size(); ++i) snap->order[i] = i;
+  std::stable_sort(snap->order.begin(), snap->order.end(),
+                   [&](uint32_t a, uint32_t b) { return snap->families[a].name < snap->families[b].name; });
+  return snap;
+}
+
+class AgentSource : public TopSource {
+ public:
+  AgentSource(net::HttpUrl url, std::string base, std::string procfs, int64_t interval_ms)
+      : url_(std::move(url)), base_(std::move(base)), procfs_(std::move(procfs)), interval_ms_(interval_ms) {}
+
+  std::string refresh(int64_t now_ms, const TopWants& w, top::TopData& d) override {
+    d.agent = true;
+    d.source = "agent " + url_.host + ":" + std::to_string(url_.port);
+    if (collect_ms_ <= 0) {
+      std::string err = read_interval();
+      if (!err.empty()) return err;
+    }
+    const int64_t t = now_ms - int64_t{w.history_offset_s} * 1000;
+    d.history_at =
+        w.history_offset_s ? "at -" + std::to_string(w.history_offset_s / 60) + "m (" + clock_of(t) + ")" : "";
+    auto after = instant(t, kSelector);
+    if (!after) return after.error();
+    auto before = instant(t - collect_ms_, kCounterSelector);
+    if (!before) return before.error();
+    d.sum = summary::summarize(**before, **after);
+    d.sum.interval_s = static_cast<double>(interval_ms_) / 1000.0;
+    // The charts: query_range when the moment jumps (start, [ ]) and every
+    // kRangeEvery refreshes; in between the instant values are appended,
+    // as standalone mode does (a range of 300 samples a second costs ~5x the rest).
+    std::string msg;
+    if (w.history_offset_s != range_offset_s_ || refreshes_ % kRangeEvery == 0) {
+      msg = history(t, d);
+      range_offset_s_ = w.history_offset_s;
+    } else {
+      d.hist.record(d.sum.gpus);
+    }
+    if (!w.selected_pid.empty()) process_memory(t, w.selected_pid, d);
+    d.ppid.clear();
+    if (w.tree && local()) {
+      std::vector<std::string> pids;
+      for (const auto& p : d.sum.gpus.processes) pids.push_back(p.pid);
+      d.ppid = read_parent_pids(procfs_, pids);
+    }
+    if (refreshes_++ % kSlowEvery == 0) {
+      alerts_.clear();
+      findings_.clear();
+      if (auto e = alerts(); !e.empty() && msg.empty()) msg = e;
+      findings();
+    }
+    d.alerts = alerts_;
+    d.sum.findings = findings_;
+    return msg;
+  }
+
+  bool local() const override { return url_.host == "127.0.0.1" || url_.host == "localhost" || url_.host == "::1"; }
+
+ private:
+  Expected<json> get(const std::string& target) {
+    auto r = net::http_get(url_, target, 5000);
+    if (!r) return Status::error(base_ + ": " + r.error());
+    if (r->status != 200)
+      return Status::error(base_ + target.substr(0, target.find('?')) + ": HTTP " + std::to_string(r->status));
+    auto j = json::parse(r->body, nullptr, false);
+    if (j.is_discarded()) return Status::error(base_ + ": not JSON");
+    return j;
+  }
+
+  std::string read_interval() {
+    auto j = get("/api/v1/status/flags");
+    if (!j) return j.error();
+    collect_ms_ = 1000;
+    if (j->contains("data") && (*j)["data"].contains("collect.interval"))
+      if (auto ms = base::parse_duration_ms((*j)["data"]["collect.interval"].get<std::string>()); ms && *ms > 0)
+        collect_ms_ = *ms;
+    return "";
+  }
+
+  Expected<model::SnapshotPtr> instant(int64_t t_ms, const char* selector) {
+    auto j = get("/api/v1/query?query=" + net::url_encode(selector) + "&time=" + secs(t_ms) +
+                 "&lookback_delta=" + std::to_string(2 * collect_ms_) + "ms");
+    if (!j) return j.status();
+    return to_snapshot((*j)["data"]["result"], t_ms);
+  }
+
+  // Range over the ring's length ending at t; each series -> a ring per `gpu` label.
+  Expected<std::map<std::string, top::Ring>> range(const std::string& expr, int64_t t_ms, const std::string& by) {
+    const int64_t n = 300;
+    auto j = get("/api/v1/query_range?query=" + net::url_encode(expr) + "&start=" + secs(t_ms - (n - 1) * collect_ms_) +
+                 "&end=" + secs(t_ms) + "&step=" + secs(collect_ms_) +
+                 "&lookback_delta=" + std::to_string(2 * collect_ms_) + "ms");
+    if (!j) return j.status();
+    std::map<std::string, top::Ring> out;
+    const double start_s = static_cast<double>(t_ms - (n - 1) * collect_ms_) / 1000.0;
+    for (const auto& r : (*j)["data"]["result"]) {
+      std::vector<double> v(static_cast<size_t>(n), NAN);
+      for (const auto& p : r["values"]) {
+        long i = std::lround((p[0].get<double>() - start_s) * 1000.0 / static_cast<double>(collect_ms_));
+        if (i >= 0 && i < n) v[static_cast<size_t>(i)] = std::strtod(p[1].get<std::string>().c_str(), nullptr);
+      }
+      top::Ring ring(static_cast<size_t>(n));
+      for (double x : v) ring.push(x);
+      out.insert_or_assign(r["metric"].value(by, ""), std::move(ring));
+    }
+    return out;
+  }
+
+  std::string history(int64_t t, top::TopData& d) {
+    auto util = range("DCGM_FI_DEV_GPU_UTIL{GPU_I_ID=\"\"} or 100 * llmon_gpu_utilization_ratio", t, "gpu");
+    if (!util) return util.error();
+    auto mem = range(
+        "100 * DCGM_FI_DEV_FB_USED{GPU_I_ID=\"\"} / DCGM_FI_DEV_FB_TOTAL{GPU_I_ID=\"\"}"
+        " or 100 * llmon_gpu_memory_used_bytes / llmon_gpu_memory_total_bytes",
+        t, "gpu");
+    if (!mem) return mem.error();
+    d.hist.clear();
+    for (const auto& g : d.sum.gpus.gpus) {
+      top::GpuSeries s(300);
+      if (auto it = util->find(g.index); it != util->end()) s.util_pct = it->second;
+      if (auto it = mem->find(g.index); it != mem->end()) s.mem_used_pct = it->second;
+      d.hist.assign(g, std::move(s));
+    }
+    return "";
+  }
+
+  void process_memory(int64_t t, const std::string& pid, top::TopData& d) {
+    if (pid.find_first_not_of("0123456789") != std::string::npos) return;
+    auto r = range("sum by (pid) (llmon_gpu_process_memory_bytes{pid=\"" + pid + "\"})", t, "pid");
+    if (r && r->count(pid)) d.detail_mem = r->at(pid);
+  }
+
+  std::string alerts() {
+    auto j = get("/api/v1/alerts");
+    if (!j) return j.error();
+    for (const auto& a : (*j)["data"]["alerts"]) {
+      top::AlertRow row;
+      row.name = a["labels"].value("alertname", "");
+      row.state = a.value("state", "");
+      row.severity = a["labels"].value("severity", "");
+      if (a.contains("annotations")) row.summary = a["annotations"].value("summary", "");
+      row.since = a.value("activeAt", "");
+      alerts_.push_back(std::move(row));
+    }
+    std::stable_sort(alerts_.begin(), alerts_.end(), [](const top::AlertRow& a, const top::AlertRow& b) {
+      return a.state == "firing" && b.state != "firing";
+    });
+    return "";
+  }
+
+  void findings() {
+    auto r = net::http_get(url_, "/api/v1/diagnosis?window=600s", 5000);
+    if (!r || r->status != 200) return;
+    auto rep = diagnose::parse_json(r->body);
+    if (!rep) return;
+    for (const auto& f : rep->findings)
+      findings_.push_back({std::string(diagnose::severity_name(f.severity)), f.kind, f.summary, f.subject});
+  }
+
+  net::HttpUrl url_;
+  std::string base_, procfs_;
+  int64_t interval_ms_, collect_ms_ = 0;
+  uint64_t refreshes_ = 0;
+  int range_offset_s_ = 0;
+  std::vector<top::AlertRow> alerts_;
+  std::vector<summary::FindingRow> findings_;
+};
+
+}  // namespace
+
+std::unique_ptr<TopSource> agent_source(const std::string& base_url, std::string procfs, int64_t interval_ms) {
+  auto url = net::parse_http_url(base_url);
+  if (!url) return nullptr;
+  return std::make_unique<AgentSource>(*url, base_url, std::move(procfs), interval_ms);
+}
+
+}  // namespace llmon::app
