@@ -12,6 +12,8 @@
 # read the live host (every process of it).
 # Then the same for `llmon top --url` against an agent of its own (below).
 # Usage: bench/top_cost.sh [build/llmon]   (env WARM_S=5 MEASURE_S=30 COLS=200 ROWS=60 GPU_PROCS=100)
+#        TOP_URL_BASELINE=path/to/another/llmon: its `top --url` is measured too,
+#        against the same agent right after (a before/after comparison in one run).
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LLMON="$(realpath "${1:-$REPO/build/llmon}")"
@@ -92,3 +94,6 @@ SERVING=$!
 measure top-url "$LLMON top --url=http://127.0.0.1:$PORT --top.interval=1s"
 wait "$SERVING"
 cat "$SCRATCH/agent-serving"
+if [[ -n "${TOP_URL_BASELINE:-}" ]]; then
+  measure top-url-baseline "$TOP_URL_BASELINE top --url=http://127.0.0.1:$PORT --top.interval=1s"
+fi
