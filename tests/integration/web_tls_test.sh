@@ -2,9 +2,9 @@
 # --web.config.file end to end (docs/security.md): a CA, server and client
 # certificates made with openssl at run time; curl and Python's ssl check TLS,
 # basic auth (401), roles (403), client certificates and certificate reload.
-# Usage: web_tls_test.sh BUILD_DIR
+# Usage: web_tls_test.sh LLMON_BINARY (ctest passes it)
 set -euo pipefail
-LLMON="${1:-build}/llmon"
+LLMON="${1:-build/llmon}"; [ -d "$LLMON" ] && LLMON="$LLMON/llmon"
 D=$(mktemp -d)
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; rm -rf "$D"; }
