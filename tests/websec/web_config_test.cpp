@@ -66,7 +66,7 @@ TEST(BasicAuth, VerifiesBcryptAndParsesTheHeader) {
   auto cred = parse_basic_authorization("Basic YWxpY2U6bGxtb24tZGVjb3ktbm90LWEtcGFzc3dvcmQ=");
   ASSERT_TRUE(cred);
   EXPECT_EQ(cred->first, "alice");
-  BasicAuthVerifier v({{"alice", kHash}});
+  BasicAuthVerifier v(std::vector<std::pair<std::string, std::string>>{{"alice", kHash}});
   EXPECT_TRUE(v.verify(cred->first, cred->second));
   EXPECT_EQ(v.cached(), 1u);
   EXPECT_TRUE(v.verify(cred->first, cred->second));  // from the cache
