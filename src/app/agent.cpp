@@ -30,6 +30,7 @@
 #include "app/trace_capture.h"
 #include "app/tsdb_metrics.h"
 #include "base/footprint.h"
+#include "base/strings.h"
 #include "collector/registry.h"
 #include "diagnose/detector.h"
 #include "http/server.h"
@@ -38,10 +39,18 @@
 #include "promql/engine.h"
 #include "tsdb/db.h"
 #include "web/dashboard.h"
+#include "websec/web_security.h"
 
 namespace llmon::app {
 
 namespace {
+
+std::vector<std::string> admin_user_list(const std::string& csv) {
+  std::vector<std::string> out;
+  for (std::string_view u : base::split(csv, ','))
+    if (!u.empty()) out.emplace_back(u);
+  return out;
+}
 
 // Collectors keep sysfs/procfs files open (about 10 per CPU); like Go programs
 // since 1.19, raise the soft open-file limit to the hard limit.
@@ -243,6 +252,18 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   opts.telemetry_path = s.get(config::flag::kWebTelemetryPath);
   opts.max_connections = static_cast<int>(s.get(config::flag::kWebMaxRequests));
   opts.version = kVersion;
+  std::shared_ptr<websec::WebSecurity> web_security;
+  if (const std::string web_config = s.get(config::flag::kWebConfigFile); !web_config.empty()) {
+    auto sec = websec::open_web_security(web_config, admin_user_list(s.get(config::flag::kWebAdminUsers)), log);
+    if (!sec) {
+      log.error("bad --web.config.file", {{"err", sec.error()}});
+      return 1;
+    }
+    web_security = *sec;
+    opts.transport = web_security->transport();
+    opts.guard = web_security;
+    log.info("web config loaded", {{"file", web_config}, {"tls", web_security->tls() ? "true" : "false"}});
+  }
   http::Server server(opts, page, log);
   std::shared_ptr<api::ImportRoute> import_route;
   if (db && s.get(config::flag::kWebEnableImport)) {

@@ -23,6 +23,8 @@ inline constexpr StringFlag kLogLevel{"log.level"};
 inline constexpr StringFlag kWebListenAddress{"web.listen-address"};
 inline constexpr StringFlag kWebTelemetryPath{"web.telemetry-path"};
 inline constexpr IntFlag kWebMaxRequests{"web.max-requests"};
+inline constexpr StringFlag kWebConfigFile{"web.config.file"};
+inline constexpr StringFlag kWebAdminUsers{"web.admin-users"};
 inline constexpr DurationFlag kCollectInterval{"collect.interval"};
 inline constexpr StringFlag kPathProcfs{"path.procfs"};
 inline constexpr StringFlag kPathSysfs{"path.sysfs"};
@@ -164,7 +166,7 @@ inline constexpr IntFlag kIterations{"iterations"};
 // Every constant above, in the same order.
 // clang-format off
 inline constexpr FlagRef kAll[] = {
-    kConfigFile, kLogLevel, kWebListenAddress, kWebTelemetryPath, kWebMaxRequests, kCollectInterval,
+    kConfigFile, kLogLevel, kWebListenAddress, kWebTelemetryPath, kWebMaxRequests, kWebConfigFile, kWebAdminUsers, kCollectInterval,
     kPathProcfs, kPathSysfs, kPathRootfs, kPathUdevData, kCollectorDisableDefaults,
     kCollectorFilesystemMountPointsExclude, kCollectorFilesystemFsTypesExclude,
     kCollectorFilesystemMountTimeout, kCollectorDiskstatsDeviceExclude, kCollectorDiskstatsDeviceInclude,

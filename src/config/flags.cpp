@@ -34,6 +34,14 @@ std::vector<FlagSpec> build_table() {
       {flag::kWebTelemetryPath, "/metrics", "Path of the metrics page.", agent},
       {flag::kWebMaxRequests, "40", "HTTP connections served at once (one thread each); further connections get 503.",
        agent},
+      {flag::kWebConfigFile, "",
+       "exporter-toolkit web config (TLS, client certificates, basic auth, headers; docs/security.md). Reread when "
+       "it or its certificate files change.",
+       agent},
+      {flag::kWebAdminUsers, "",
+       "Comma-separated basic_auth_users allowed the admin routes (reload, silences, import, push, deletes); the "
+       "others may only read. Empty: every user is admin.",
+       agent},
       {flag::kCollectInterval, "1s", "Collection interval; cycles are stamped on multiples of it (wall clock).", agent},
       {flag::kPathProcfs, "/proc", "procfs mount point.", collect},
       {flag::kPathSysfs, "/sys", "sysfs mount point.", collect},

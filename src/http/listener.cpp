@@ -16,57 +16,22 @@
 #include <cstring>
 #include <vector>
 
+#include "http/transport.h"
+
 namespace llmon::http {
 namespace {
 
 int64_t now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return steady_now_ms();
 }
 
-// Waits until fd is readable, the deadline passes or wake_fd fires (stop).
-// True only when fd is readable (or hung up: recv then says so).
 bool wait_readable(int fd, int wake_fd, int64_t deadline_ms) {
-  for (;;) {
-    int64_t left = deadline_ms - now_ms();
-    if (left <= 0) return false;
-    pollfd p[2] = {{fd, POLLIN, 0}, {wake_fd, POLLIN, 0}};
-    int r = ::poll(p, 2, static_cast<int>(left));
-    if (r > 0) return p[1].revents == 0;
-    if (r < 0 && errno != EINTR) return false;
-  }
+  return wait_fd(fd, wake_fd, deadline_ms);
 }
 
 bool send_all(int fd, const std::string& head, const std::string* body) {
-  iovec iov[2];
-  size_t off_head = 0, off_body = 0;
-  size_t body_len = body ? body->size() : 0;
-  while (off_head < head.size() || off_body < body_len) {
-    int n = 0;
-    if (off_head < head.size()) {
-      iov[n].iov_base = const_cast<char*>(head.data() + off_head);
-      iov[n].iov_len = head.size() - off_head;
-      ++n;
-    }
-    if (off_body < body_len) {
-      iov[n].iov_base = const_cast<char*>(body->data() + off_body);
-      iov[n].iov_len = body_len - off_body;
-      ++n;
-    }
-    msghdr msg{};
-    msg.msg_iov = iov;
-    msg.msg_iovlen = static_cast<size_t>(n);
-    ssize_t w = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    size_t sent = static_cast<size_t>(w);
-    size_t h = std::min(sent, head.size() - off_head);
-    off_head += h;
-    off_body += sent - h;
-  }
-  return true;
+  PlainTransport plain;
+  return plain.open(fd, -1, 0)->write(head, body);
 }
 
 void send_error(int fd, int status, const std::string& why) {
@@ -98,7 +63,10 @@ constexpr size_t kKeepCapacity = 256 * 1024;
 
 }  // namespace
 
-Listener::Listener(ListenerOptions opts, Handler handler) : opts_(std::move(opts)), handler_(std::move(handler)) {}
+Listener::Listener(ListenerOptions opts, Handler handler)
+    : opts_(std::move(opts)),
+      handler_(std::move(handler)),
+      transport_(opts_.transport ? opts_.transport : std::make_shared<PlainTransport>()) {}
 
 Listener::~Listener() {
   stop();
@@ -169,7 +137,7 @@ void Listener::accept_loop() {
     ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     std::lock_guard<std::mutex> lock(mu_);
     if (static_cast<int>(conns_.size()) >= opts_.max_connections) {
-      send_error(fd, 503, "too many connections");
+      if (transport_->plain()) send_error(fd, 503, "too many connections");
       ::close(fd);
       continue;
     }
@@ -197,6 +165,13 @@ ParseLimits Listener::limits_for(std::string_view buf) const {
 
 void Listener::serve(Conn* c) {
   const int fd = c->fd;
+  std::unique_ptr<Connection> conn = transport_->open(fd, wake_fd_, now_ms() + opts_.request_timeout_ms);
+  if (!conn) {
+    ::shutdown(fd, SHUT_RDWR);
+    c->done.store(true);
+    return;
+  }
+  const bool plain = conn->plain();
   std::string buf;
   buf.reserve(4096);
   std::vector<char> chunk(kReadChunk);
@@ -224,17 +199,21 @@ void Listener::serve(Conn* c) {
     };
     ParseResult pr = parse(0);
     while (pr.state == ParseState::kNeedMore) {
-      if (stopping_.load() || !wait_readable(fd, wake_fd_, deadline)) {
-        if (!buf.empty() && !stopping_.load()) send_error(fd, 408, "request not received in time");
-        open = false;
-        break;
-      }
       // Read no further than the body's end when its length is known.
       size_t want = chunk.size();
       if (pr.need_bytes > buf.size()) want = std::min(want, pr.need_bytes - buf.size());
-      ssize_t n = ::recv(fd, chunk.data(), want, 0);
-      if (n <= 0) {
-        if (n < 0 && errno == EINTR) continue;
+      long n = stopping_.load() ? -1 : conn->read(chunk.data(), want, deadline);
+      if (n < 0) {
+        if (!buf.empty() && !stopping_.load()) {
+          Response res;
+          res.status = 408;
+          res.body = "408 Request Timeout: request not received in time\n";
+          conn->write(response_head(res, false), &res.body);
+        }
+        open = false;
+        break;
+      }
+      if (n == 0) {
         open = false;
         break;
       }
@@ -246,8 +225,12 @@ void Listener::serve(Conn* c) {
     }
     if (!open) break;
     if (pr.state == ParseState::kError) {
-      send_error(fd, pr.error_status, pr.error);
-      linger_close(fd, wake_fd_);
+      Response res;
+      res.status = pr.error_status;
+      res.body =
+          std::to_string(pr.error_status) + " " + std::string(reason_phrase(pr.error_status)) + ": " + pr.error + "\n";
+      conn->write(response_head(res, false), &res.body);
+      if (plain) linger_close(fd, wake_fd_);
       break;
     }
     buf.erase(0, pr.consumed);
@@ -263,9 +246,10 @@ void Listener::serve(Conn* c) {
     }
     bool keep = req.keep_alive() && !stopping_.load();
     std::string head = response_head(res, keep);
-    if (!send_all(fd, head, req.method == "HEAD" ? nullptr : &res.payload())) break;
+    if (!conn->write(head, req.method == "HEAD" ? nullptr : &res.payload())) break;
     open = keep;
   }
+  conn.reset();  // a TLS connection sends its close_notify
   ::shutdown(fd, SHUT_RDWR);
   c->done.store(true);  // the owner joins and closes fd (no fd-number reuse race)
 }

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <list>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -16,6 +17,7 @@
 
 #include "base/status.h"
 #include "http/request.h"
+#include "http/transport.h"
 
 namespace llmon::http {
 
@@ -30,6 +32,8 @@ struct ListenerOptions {
   // line is in; replaces limits.max_body_bytes for that request. Must be
   // thread-safe (called from connection threads).
   std::function<size_t(std::string_view path)> body_limit;
+  // How accepted sockets carry bytes; null: plain TCP. TLS: websec.
+  std::shared_ptr<Transport> transport;
 };
 
 class Listener {
@@ -57,6 +61,7 @@ class Listener {
 
   ListenerOptions opts_;
   Handler handler_;
+  std::shared_ptr<Transport> transport_;
   int listen_fd_ = -1;
   int wake_fd_ = -1;  // eventfd written once by stop() to wake every poll
   int port_ = 0;

@@ -100,6 +100,7 @@ Status Server::start() {
   lo.max_connections = opts_.max_connections > 0 ? opts_.max_connections : 1;
   lo.limits.max_body_bytes = opts_.max_body_bytes;
   // routes_ is read-only from here on, so connection threads may read it.
+  lo.transport = opts_.transport;
   lo.body_limit = [this](std::string_view path) { return body_limit(path); };
   listener_ = std::make_unique<Listener>(lo, [this](const Request& req, Response& res) { handle(req, res); });
   Status s = listener_->start();
@@ -112,6 +113,12 @@ void Server::stop() {
 }
 
 void Server::handle(const Request& req, Response& res) {
+  if (!opts_.guard) return route(req, res);
+  if (opts_.guard->admit(req, res)) route(req, res);
+  opts_.guard->finish(res);
+}
+
+void Server::route(const Request& req, Response& res) {
   const Route* found = find_route(req.path);
   if (!found) {
     res.status = 404;

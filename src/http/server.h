@@ -26,12 +26,26 @@
 
 namespace llmon::http {
 
+// Runs around every request (authentication, authorisation, extra headers;
+// websec::WebSecurity is the one implementation). Called from connection
+// threads: must be thread-safe.
+class RequestGuard {
+ public:
+  virtual ~RequestGuard() = default;
+  // Before routing; false: `res` holds the refusal (401, 403) and no route runs.
+  virtual bool admit(const Request& req, Response& res) = 0;
+  // After the answer is made, refusals included: headers every answer carries.
+  virtual void finish(Response& res) = 0;
+};
+
 struct ServerOptions {
   std::string listen_address = "127.0.0.1:8747";  // host:port; [v6]:port; port 0 = pick one
   std::string telemetry_path = "/metrics";
   int max_connections = 40;         // one thread each; more get 503 (--web.max-requests)
   size_t max_body_bytes = 1 << 20;  // for routes that set no limit of their own
   std::string version;
+  std::shared_ptr<Transport> transport;  // null: plain HTTP
+  std::shared_ptr<RequestGuard> guard;   // null: every request is served
 };
 
 class Server {
@@ -64,6 +78,7 @@ class Server {
     size_t max_body_bytes = 0;
   };
   void handle(const Request& req, Response& res);
+  void route(const Request& req, Response& res);
   const Route* find_route(std::string_view path) const;
   size_t body_limit(std::string_view path) const;
   void metrics(const Request& req, Response& res);
