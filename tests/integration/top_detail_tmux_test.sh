@@ -17,21 +17,10 @@
 # Usage: top_detail_tmux_test.sh <path-to-llmon-binary>
 source "$(dirname "$0")/lib.sh"
 itest_init "$@"
-require_cmd tmux || skip "tmux not installed (Debian package tmux)"
-require_cmd python3 || skip "python3 not installed"
-
-FAKE="$(dirname "$LLMON")/fake_nvml/libnvidia-ml.so.1"
-[[ -f "$FAKE" ]] || fail "fake NVML not built next to $LLMON (expected $FAKE)"
+# shellcheck source=tests/integration/top_tmux_lib.sh
+source "$(dirname "$0")/top_tmux_lib.sh"
 SCEN="$REPO/tests/fake_nvml/scenarios/h100x8.json"
 
-PROC="$SCRATCH/proc"
-mkdir -p "$PROC"
-for e in "$REPO"/tests/fixtures/proc/*; do ln -s "$e" "$PROC/$(basename "$e")"; done
-for e in "$REPO"/tests/fixtures/gpu_host/proc/*; do ln -sfn "$e" "$PROC/$(basename "$e")"; done
-
-SOCK="$SCRATCH/tmux.sock"
-export LC_ALL=C.UTF-8
-tm() { tmux -S "$SOCK" -f /dev/null "$@"; }
 JOB_PID=""
 trap 'rc=$?; tm kill-server >/dev/null 2>&1; [[ -n "$JOB_PID" ]] && kill -- -"$JOB_PID" 2>/dev/null; (exit $rc); itest_cleanup' EXIT
 
@@ -47,19 +36,6 @@ start() {
     "export LLMON_FAKE_NVML_SCENARIO=$scen TERM=xterm-256color LANG=C.UTF-8
      $cmd 2>$SCRATCH/$name.log; echo exit=\$?; exec sleep 120" || fail "tmux new-session failed"
 }
-pane() { tm capture-pane -p -t "$1"; }
-wait_pane() {
-  local i
-  for ((i = 0; i < 100; i++)); do
-    if pane "$1" | python3 -c "import sys; t = sys.stdin.read(); ls = t.split('\n'); sys.exit(0 if ($2) else 1)"; then
-      return 0
-    fi
-    sleep 0.2
-  done
-  pane "$1" >&2
-  fail "$1: screen condition not met within 20 s: $2"
-}
-keys() { tm send-keys -t "$1" "${@:2}"; }
 golden() {  # golden NAME FILE: the pane (clock masked) against tests/golden/FILE
   local g="$REPO/tests/golden/$2"
   pane "$1" | sed -E 's/[0-9]{2}:[0-9]{2}:[0-9]{2}$/hh:mm:ss/' | python3 -c "

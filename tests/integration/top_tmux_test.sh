@@ -10,23 +10,10 @@
 # Usage: top_tmux_test.sh <path-to-llmon-binary>
 source "$(dirname "$0")/lib.sh"
 itest_init "$@"
-require_cmd tmux || skip "tmux not installed (Debian package tmux)"
-require_cmd python3 || skip "python3 not installed"
-
-FAKE="$(dirname "$LLMON")/fake_nvml/libnvidia-ml.so.1"
-[[ -f "$FAKE" ]] || fail "fake NVML not built next to $LLMON (expected $FAKE)"
+# shellcheck source=tests/integration/top_tmux_lib.sh
+source "$(dirname "$0")/top_tmux_lib.sh"
 GOLDEN="$REPO/tests/golden/top_tmux_80x24.txt"
 
-# The host: the fixture's /proc files, the GPU host's processes.
-PROC="$SCRATCH/proc"
-mkdir -p "$PROC"
-for e in "$REPO"/tests/fixtures/proc/*; do ln -s "$e" "$PROC/$(basename "$e")"; done
-for e in "$REPO"/tests/fixtures/gpu_host/proc/*; do ln -sfn "$e" "$PROC/$(basename "$e")"; done
-
-# A tmux server of our own (its socket in SCRATCH), killed at exit.
-SOCK="$SCRATCH/tmux.sock"
-export LC_ALL=C.UTF-8  # tmux reads and captures the panes as UTF-8
-tm() { tmux -S "$SOCK" -f /dev/null "$@"; }
 trap 'rc=$?; tm kill-server >/dev/null 2>&1; (exit $rc); itest_cleanup' EXIT
 
 # start NAME COLS ROWS [llmon top flags...]: a session running llmon top; when
@@ -44,21 +31,6 @@ start() {
      [ \"\$before\" = \"\$after\" ] && echo stty=restored || echo stty=changed; echo exit=\$rc; exec sleep 120" ||
     fail "tmux new-session failed"
 }
-pane() { tm capture-pane -p -t "$1"; }
-# wait_pane NAME PYTHON_CONDITION: until the condition on the pane text `t`
-# (lines: `ls`) holds; 20 s at most.
-wait_pane() {
-  local i
-  for ((i = 0; i < 100; i++)); do
-    if pane "$1" | python3 -c "import sys; t = sys.stdin.read(); ls = t.split('\n'); sys.exit(0 if ($2) else 1)"; then
-      return 0
-    fi
-    sleep 0.2
-  done
-  pane "$1" >&2
-  fail "$1: screen condition not met within 20 s: $2"
-}
-keys() { tm send-keys -t "$1" "${@:2}"; }
 
 # The process table as rows of {column: text}, cut at the header's columns.
 cat >"$SCRATCH/table.py" <<'PY'

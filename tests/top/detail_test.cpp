@@ -12,6 +12,7 @@
 #include "top/layout.h"
 #include "top/proc_detail.h"
 #include "top/sample_summary.h"
+#include "top_test_util.h"
 
 namespace llmon::top {
 namespace {
@@ -89,18 +90,6 @@ TEST(ViewTree, ChildrenFollowTheirParents) {
   EXPECT_EQ(arrange_tree(shown, ppid).size(), 2u);
 }
 
-KeyEvent ch(char32_t c) {
-  KeyEvent e;
-  e.key = Key::kChar;
-  e.ch = c;
-  return e;
-}
-KeyEvent key(Key k) {
-  KeyEvent e;
-  e.key = k;
-  return e;
-}
-
 TEST(ViewKeys, SignalMenuConfirmsBeforeRequesting) {
   summary::HostSummary h = testing::sample_host();
   ViewState v;
@@ -161,24 +150,6 @@ TEST(ViewKeys, EnterDetailTreeHistoryAndHeaderClicks) {
   EXPECT_FALSE(v.descending);
   apply_key(v, click, shown, a);
   EXPECT_TRUE(v.descending);
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void check_golden(const std::string& name, const std::string& got) {
-  const std::string path = llmon::testing::source_dir() + "/tests/golden/" + name;
-  if (llmon::testing::update_golden()) {
-    std::ofstream(path, std::ios::binary) << got;
-    return;
-  }
-  std::string want = read_file(path);
-  ASSERT_FALSE(want.empty()) << path << " missing: run with LLMON_UPDATE_GOLDEN=1";
-  EXPECT_EQ(got, want) << "screen differs from " << path << ":\n" << got;
 }
 
 // The sample host with a detail of its first training process, parents

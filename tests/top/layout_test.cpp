@@ -9,27 +9,10 @@
 
 #include "support/test_paths.h"
 #include "top/sample_summary.h"
+#include "top_test_util.h"
 
 namespace llmon::top {
 namespace {
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-void check_golden(const std::string& name, const std::string& got) {
-  const std::string path = llmon::testing::source_dir() + "/tests/golden/" + name;
-  if (llmon::testing::update_golden()) {
-    std::ofstream(path, std::ios::binary) << got;
-    return;
-  }
-  std::string want = read_file(path);
-  ASSERT_FALSE(want.empty()) << path << " missing: run with LLMON_UPDATE_GOLDEN=1";
-  EXPECT_EQ(got, want) << "screen differs from " << path << ":\n" << got;
-}
 
 struct Case {
   const char* golden;

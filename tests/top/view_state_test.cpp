@@ -3,21 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "top/sample_summary.h"
+#include "top_test_util.h"
 
 namespace llmon::top {
 namespace {
-
-KeyEvent ch(char32_t c) {
-  KeyEvent e;
-  e.key = Key::kChar;
-  e.ch = c;
-  return e;
-}
-KeyEvent key(Key k) {
-  KeyEvent e;
-  e.key = k;
-  return e;
-}
 
 std::vector<std::string> pids(const std::vector<const summary::GpuProcess*>& v) {
   std::vector<std::string> out;
