@@ -14,7 +14,6 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "app/top_procfs.h"
 #include "app/top_source.h"
 #include "app/top_vector_answer.h"
 #include "base/strings.h"
@@ -89,8 +88,8 @@ std::string clock_of(int64_t ms) {
 
 class AgentSource : public TopSource {
  public:
-  AgentSource(net::HttpUrl url, std::string base, std::string procfs, int64_t interval_ms)
-      : url_(std::move(url)), base_(std::move(base)), procfs_(std::move(procfs)), interval_ms_(interval_ms) {}
+  AgentSource(net::HttpUrl url, std::string base, int64_t interval_ms)
+      : url_(std::move(url)), base_(std::move(base)), interval_ms_(interval_ms) {}
 
   std::string refresh(int64_t now_ms, const TopWants& w, top::TopData& d) override {
     d.agent = true;
@@ -119,12 +118,6 @@ class AgentSource : public TopSource {
       d.hist.record(d.sum.gpus);
     }
     if (!w.selected_pid.empty()) process_memory(t, w.selected_pid, d);
-    d.ppid.clear();
-    if (w.tree && local()) {
-      std::vector<std::string> pids;
-      for (const auto& p : d.sum.gpus.processes) pids.push_back(p.pid);
-      d.ppid = read_parent_pids(procfs_, pids);
-    }
     if (refreshes_++ % kSlowEvery == 0) {
       alerts_.clear();
       findings_.clear();
@@ -248,7 +241,7 @@ class AgentSource : public TopSource {
   }
 
   net::HttpUrl url_;
-  std::string base_, procfs_;
+  std::string base_;
   int64_t interval_ms_, collect_ms_ = 0;
   uint64_t refreshes_ = 0;
   int range_offset_s_ = 0;
@@ -258,10 +251,10 @@ class AgentSource : public TopSource {
 
 }  // namespace
 
-std::unique_ptr<TopSource> agent_source(const std::string& base_url, std::string procfs, int64_t interval_ms) {
+std::unique_ptr<TopSource> agent_source(const std::string& base_url, int64_t interval_ms) {
   auto url = net::parse_http_url(base_url);
   if (!url) return nullptr;
-  return std::make_unique<AgentSource>(*url, base_url, std::move(procfs), interval_ms);
+  return std::make_unique<AgentSource>(*url, base_url, interval_ms);
 }
 
 }  // namespace llmon::app

@@ -2,7 +2,6 @@
 // summarised against the previous one; history is what it saw since start.
 #include <map>
 
-#include "app/top_procfs.h"
 #include "app/top_source.h"
 #include "summary/host_summary.h"
 
@@ -18,8 +17,7 @@ std::string failed_message(const summary::HostSummary& s) {
 
 class CollectorSource : public TopSource {
  public:
-  CollectorSource(collector::Scheduler& sched, std::string procfs, int64_t interval_ms)
-      : sched_(sched), procfs_(std::move(procfs)), interval_ms_(interval_ms) {}
+  CollectorSource(collector::Scheduler& sched, int64_t interval_ms) : sched_(sched), interval_ms_(interval_ms) {}
 
   std::string refresh(int64_t now_ms, const TopWants& w, top::TopData& d) override {
     model::SnapshotPtr cur = sched_.run_cycle(now_ms);
@@ -40,12 +38,6 @@ class CollectorSource : public TopSource {
     for (const auto& [pid, b] : mem) mem_.try_emplace(pid, 300).first->second.push(b);
     auto it = mem_.find(w.selected_pid);
     d.detail_mem = it == mem_.end() ? top::Ring(300) : it->second;
-    d.ppid.clear();
-    if (w.tree) {
-      std::vector<std::string> pids;
-      for (const auto& p : d.sum.gpus.processes) pids.push_back(p.pid);
-      d.ppid = read_parent_pids(procfs_, pids);
-    }
     return failed_message(d.sum);
   }
 
@@ -53,7 +45,6 @@ class CollectorSource : public TopSource {
 
  private:
   collector::Scheduler& sched_;
-  std::string procfs_;
   int64_t interval_ms_;
   model::SnapshotPtr prev_;
   std::map<std::string, top::Ring> mem_;
@@ -61,8 +52,8 @@ class CollectorSource : public TopSource {
 
 }  // namespace
 
-std::unique_ptr<TopSource> collector_source(collector::Scheduler& sched, std::string procfs, int64_t interval_ms) {
-  return std::make_unique<CollectorSource>(sched, std::move(procfs), interval_ms);
+std::unique_ptr<TopSource> collector_source(collector::Scheduler& sched, int64_t interval_ms) {
+  return std::make_unique<CollectorSource>(sched, interval_ms);
 }
 
 }  // namespace llmon::app

@@ -64,11 +64,12 @@ std::string clock_text() {
 
 class TopLoop {
  public:
-  TopLoop(RawTerminal& term, TopSource& source, std::string procfs, int sig_fd, int64_t interval_ms,
+  TopLoop(RawTerminal& term, TopSource& source, std::string procfs, std::string passwd, int sig_fd, int64_t interval_ms,
           top::RenderOptions ro, top::DrawOptions d)
       : term_(term),
         source_(source),
         procfs_(std::move(procfs)),
+        passwd_(std::move(passwd)),
         sig_fd_(sig_fd),
         interval_ms_(interval_ms),
         renderer_(ro),
@@ -130,11 +131,19 @@ class TopLoop {
   void collect() {
     TopWants w;
     w.selected_pid = view_.detail ? view_.selected_pid : "";
-    w.tree = view_.tree;
     w.history_offset_s = view_.history_offset_s;
     std::string msg = source_.refresh(wall_ms(), w, data_);
     shown_offset_s_ = view_.history_offset_s;
     shown_tree_ = view_.tree;
+    // The tree view's parents and launchers: from this host's /proc.
+    data_.ppid.clear();
+    data_.launchers.clear();
+    if (view_.tree && source_.local()) {
+      std::vector<std::string> pids;
+      for (const auto& p : data_.sum.gpus.processes) pids.push_back(p.pid);
+      data_.ppid = read_parent_pids(procfs_, pids);
+      data_.launchers = read_launchers(procfs_, passwd_, pids, data_.ppid);
+    }
     if (!view_.detail) {
       data_.detail = top::ProcessDetail{};
     } else if (source_.local()) {
@@ -210,7 +219,7 @@ class TopLoop {
         continue;
       }
       auto shown = top::visible_processes(data_.sum.gpus, view_);
-      if (view_.tree) top::arrange_tree(shown, data_.ppid);
+      if (view_.tree) top::arrange_tree(shown, data_.ppid, data_.launchers);
       dirty |= top::apply_key(view_, e, shown, area_);
       if (view_.quit) break;
     }
@@ -253,6 +262,7 @@ class TopLoop {
   RawTerminal& term_;
   TopSource& source_;
   std::string procfs_;
+  std::string passwd_;
   int sig_fd_;
   int64_t interval_ms_;
   top::Renderer renderer_;
@@ -273,7 +283,7 @@ int run_top(const config::Settings& settings, std::FILE* err) {
   const std::string url = settings.get(config::flag::kUrl);
   std::unique_ptr<TopSource> agent;
   if (!url.empty()) {
-    agent = agent_source(url, settings.get(config::flag::kPathProcfs), 1000);
+    agent = agent_source(url, 1000);
     if (!agent) {
       std::fprintf(err, "llmon top: --url %s: not an http:// URL\n", url.c_str());
       return 2;
@@ -323,9 +333,10 @@ int run_top(const config::Settings& settings, std::FILE* err) {
       rc = 2;
     } else {
       const std::string procfs = s.get(config::flag::kPathProcfs);
-      std::unique_ptr<TopSource> source = agent ? agent_source(url, procfs, interval_ms)  // the real interval
-                                                : collector_source(sched, procfs, interval_ms);
-      TopLoop loop(**term, *source, procfs, sig_fd, interval_ms, ro, std::move(d));
+      std::unique_ptr<TopSource> source = agent ? agent_source(url, interval_ms)  // the real interval
+                                                : collector_source(sched, interval_ms);
+      TopLoop loop(**term, *source, procfs, s.get(config::flag::kPathRootfs) + "/etc/passwd", sig_fd, interval_ms, ro,
+                   std::move(d));
       loop.set_history(!url.empty());
       rc = loop.run();
       (*term)->restore();

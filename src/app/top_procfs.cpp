@@ -6,8 +6,11 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <set>
 
 #include "base/file_reader.h"
+#include "procfs/passwd.h"
+#include "procfs/pid_stat.h"
 
 namespace llmon::app {
 
@@ -49,6 +52,38 @@ std::map<std::string, std::string> read_parent_pids(const std::string& procfs, c
     top::ProcessDetail d;
     auto stat = base::read_file(procfs + "/" + pid + "/stat");
     if (stat && top::parse_stat(*stat, d)) out[pid] = d.ppid;
+  }
+  return out;
+}
+
+std::vector<summary::GpuProcess> read_launchers(const std::string& procfs, const std::string& passwd,
+                                                const std::vector<std::string>& gpu_pids,
+                                                std::map<std::string, std::string>& ppid) {
+  std::vector<summary::GpuProcess> out;
+  const std::set<std::string> gpu(gpu_pids.begin(), gpu_pids.end());
+  std::set<std::string> wanted;
+  for (const auto& [pid, parent] : ppid)
+    if (!gpu.count(parent) && parent != "0" && parent != "1" && parent != "2") wanted.insert(parent);
+  if (wanted.empty()) return out;
+  procfs::UserNames users;
+  if (auto pw = base::read_file(passwd)) users = procfs::parse_passwd(*pw);
+  for (const std::string& pid : wanted) {
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    top::ProcessDetail d;
+    auto stat = base::read_file(procfs + "/" + pid + "/stat");
+    if (!stat || !top::parse_stat(*stat, d)) continue;
+    summary::GpuProcess l;
+    l.pid = pid;
+    l.command = d.comm;
+    if (auto st = base::read_file(procfs + "/" + pid + "/status")) {
+      if (auto s = procfs::parse_pid_status(*st)) {
+        auto it = users.find(s->uid);
+        l.user = it != users.end() ? it->second : std::to_string(s->uid);
+        l.rss_bytes = static_cast<double>(s->rss_bytes);
+      }
+    }
+    ppid[pid] = d.ppid;
+    out.push_back(std::move(l));
   }
   return out;
 }

@@ -23,7 +23,6 @@ namespace llmon::app {
 // What the view needs of this refresh.
 struct TopWants {
   std::string selected_pid;  // its GPU memory over time
-  bool tree = false;         // parent pids
   int history_offset_s = 0;  // agent mode: the moment shown, seconds before now
 };
 
@@ -37,8 +36,8 @@ class TopSource {
   virtual bool local() const = 0;
 };
 
-std::unique_ptr<TopSource> collector_source(collector::Scheduler& sched, std::string procfs, int64_t interval_ms);
+std::unique_ptr<TopSource> collector_source(collector::Scheduler& sched, int64_t interval_ms);
 // base_url: "http://127.0.0.1:8747"; interval_ms: --top.interval.
-std::unique_ptr<TopSource> agent_source(const std::string& base_url, std::string procfs, int64_t interval_ms);
+std::unique_ptr<TopSource> agent_source(const std::string& base_url, int64_t interval_ms);
 
 }  // namespace llmon::app

@@ -74,8 +74,9 @@ ProcessArea draw(Screen& s, const TopData& d, ViewState& v, const DrawOptions& o
   const int status_y = hgt - 1;
   const int avail = hgt - 2;  // between title and status line
   std::vector<const summary::GpuProcess*> shown = visible_processes(h.gpus, v);
+  const size_t shown_gpu = shown.size();  // the status line counts GPU processes, not launchers
   std::vector<int> depth;
-  if (v.tree) depth = arrange_tree(shown, d.ppid);
+  if (v.tree) depth = arrange_tree(shown, d.ppid, d.launchers);
   const summary::GpuProcess* sel = nullptr;
   for (const auto* p : shown)
     if (!v.selected_pid.empty() && p->pid == v.selected_pid) sel = p;
@@ -105,7 +106,7 @@ ProcessArea draw(Screen& s, const TopData& d, ViewState& v, const DrawOptions& o
     if (alerts && status_y - y - alerts >= 4) y = detail::draw_alerts(s, y, std::min(status_y, y + alerts), d, o);
     area = detail::draw_processes(s, y, status_y, shown, depth, v, o);
   }
-  draw_status(s, status_y, v, shown.size(), h.gpus.processes.size(), o);
+  draw_status(s, status_y, v, shown_gpu, h.gpus.processes.size(), o);
   if (v.help) detail::draw_help(s, o);
   if (v.signal_menu >= 0) detail::draw_signal_menu(s, v, d, sel, o);
   return area;

@@ -115,6 +115,7 @@ ProcessArea draw_processes(Screen& s, int y, int max_y, const std::vector<const 
       }
       t = cols[c].right ? fit_right(t, cw) : fit(t, cw, ell);
       Style st = cols[c].key == SortKey::kGpu ? palette::kLabel : palette::kText;
+      if (p.gpu.empty()) st = palette::kDimText;  // a launcher (tree view): no GPU of its own
       if (cols[c].key == SortKey::kContainer && t.find_first_not_of(' ') != std::string::npos && t[0] == '-')
         st = palette::kDimText;
       s.text(xs[c], y + r, t, st, cw);

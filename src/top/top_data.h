@@ -22,8 +22,12 @@ struct AlertRow {
 struct TopData {
   summary::HostSummary sum;
   GpuHistory hist;
-  // Tree view: the parent pid of each GPU process (empty when unknown).
+  // Tree view: the parent pid of each GPU process and launcher (empty when
+  // unknown), and the launchers: parents of GPU processes that hold no GPU
+  // themselves (a torchrun, a shell), drawn dim without GPU numbers (gpu
+  // empty marks them).
   std::map<std::string, std::string> ppid;
+  std::vector<summary::GpuProcess> launchers;
   // The selected process's details and GPU memory over time (bytes).
   ProcessDetail detail;
   Ring detail_mem{300};

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "top/proc_detail.h"
 #include "top/screen.h"
@@ -169,7 +170,26 @@ std::vector<const GpuProcess*> visible_processes(const summary::GpuSummary& g, c
   return out;
 }
 
-std::vector<int> arrange_tree(std::vector<const GpuProcess*>& shown, const std::map<std::string, std::string>& ppid) {
+std::vector<int> arrange_tree(std::vector<const GpuProcess*>& shown, const std::map<std::string, std::string>& ppid,
+                              const std::vector<GpuProcess>& launchers) {
+  const size_t gpu_rows = shown.size();
+  if (!launchers.empty()) {
+    // Launchers whose subtree has a shown row, outermost last: each pass
+    // adds the launchers that are parents of rows already in.
+    std::set<std::string> in;
+    for (const GpuProcess* p : shown) in.insert(p->pid);
+    for (bool grew = true; grew;) {
+      grew = false;
+      std::set<std::string> parents;
+      for (const auto& pid : in)
+        if (auto it = ppid.find(pid); it != ppid.end()) parents.insert(it->second);
+      for (const GpuProcess& l : launchers)
+        if (parents.count(l.pid) && in.insert(l.pid).second) {
+          shown.push_back(&l);
+          grew = true;
+        }
+    }
+  }
   std::map<std::string, size_t> at;
   for (size_t i = 0; i < shown.size(); ++i) at.emplace(shown[i]->pid, i);
   auto parent_of = [&](size_t i) -> long {
@@ -187,6 +207,21 @@ std::vector<int> arrange_tree(std::vector<const GpuProcess*>& shown, const std::
     else
       kids[static_cast<size_t>(p)].push_back(i);
   }
+  // Siblings in the sorted order; a launcher (appended after the GPU rows)
+  // takes the place of its first-sorted descendant.
+  std::vector<size_t> key(shown.size());
+  for (size_t i = 0; i < shown.size(); ++i) key[i] = i;
+  std::vector<bool> keyed(shown.size(), false);
+  auto key_of = [&](auto&& self, size_t i) -> size_t {
+    if (i < gpu_rows || keyed[i]) return key[i];
+    keyed[i] = true;  // set first: a cycle ends here
+    for (size_t k : kids[i]) key[i] = std::min(key[i], self(self, k));
+    return key[i];
+  };
+  for (size_t i = gpu_rows; i < shown.size(); ++i) key_of(key_of, i);
+  auto by_key = [&](size_t a, size_t b) { return key[a] < key[b]; };
+  std::stable_sort(roots.begin(), roots.end(), by_key);
+  for (auto& k : kids) std::stable_sort(k.begin(), k.end(), by_key);
   std::vector<const GpuProcess*> out;
   std::vector<int> depth;
   std::vector<bool> seen(shown.size(), false);

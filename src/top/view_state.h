@@ -65,9 +65,13 @@ std::vector<const summary::GpuProcess*> visible_processes(const summary::GpuSumm
 
 // Tree view: reorders `shown` depth-first (children right after their
 // parent, siblings in the sorted order) by the parent pids; returns each
-// row's depth. A process whose parent is not shown is a root.
+// row's depth. A process whose parent is not shown is a root. A launcher
+// (a non-GPU parent, TopData::launchers) is inserted above its shown
+// children, and above the launcher of that launcher; one with no shown
+// descendant is left out (a filter hides it with its children).
 std::vector<int> arrange_tree(std::vector<const summary::GpuProcess*>& shown,
-                              const std::map<std::string, std::string>& ppid);
+                              const std::map<std::string, std::string>& ppid,
+                              const std::vector<summary::GpuProcess>& launchers = {});
 
 // Applies one key or mouse event; returns true when the screen must change.
 bool apply_key(ViewState& v, const KeyEvent& e, const std::vector<const summary::GpuProcess*>& shown,

@@ -106,11 +106,22 @@ import sys; ls = sys.stdin.read().split('\n')
 rows = [l for l in ls if ' $JOB_PID ' in l or ' ${KIDS[0]} ' in l or ' ${KIDS[1]} ' in l]
 sys.exit(0 if len(rows) == 3 and ' $JOB_PID ' in rows[0] and 'bash' in rows[0] else 1)" ||
   { pane own >&2; fail "tree: the bash is not above its sleeps"; }
+# The bash's parent (this test's shell) holds no GPU: a launcher row above it, no GPU column.
+pane own | python3 -c "
+import sys; ls = sys.stdin.read().split('\n')
+i = next(n for n, l in enumerate(ls) if ' $JOB_PID ' in l)
+sys.exit(0 if i > 0 and ' $$ ' in ls[i - 1] and ls[i - 1].split()[0] == '-' else 1)" ||
+  { pane own >&2; fail "tree: this test's shell ($$) is not shown as the bash's launcher"; }
 keys own t / s l e e p Enter
 wait_pane own "'filter \"sleep\"' in t and ' 2/3 procs' in t and ' $JOB_PID ' not in t"
-keys own '<' '<'  # PID ascending
+# The mouse: a click on the PID header sorts by it (ascending first), a
+# click on a row selects it.
+read -r X Y < <(at own "r' PID[ ▲▼]'") || fail "no PID header"
+click own $((X + 2)) "$Y"
 wait_pane own "'PID▲' in t"
-keys own Down Enter
+read -r X Y < <(at own "r' ${KIDS[0]} '") || fail "no row of ${KIDS[0]}"
+click own "$X" "$Y"
+keys own Enter
 wait_pane own "'PROCESS ${KIDS[0]}' in t and 'CUDA_VISIBLE_DEVICES=3' in t and 'LOCAL_RANK=2' in t and 'NCCL_DEBUG=WARN' in t"
 keys own k
 wait_pane own "'Signal to ${KIDS[0]}' in t and 'SIGTERM' in t"

@@ -36,3 +36,20 @@ wait_pane() {
   fail "$1: screen condition not met within 20 s: $2"
 }
 keys() { tm send-keys -t "$1" "${@:2}"; }
+# click NAME X Y: a left click (press and release) at column X, row Y of the
+# pane, 0-based, written to the pane as xterm's SGR mouse mode (1006) reports it.
+click() {
+  local at="$(($2 + 1));$(($3 + 1))"
+  tm send-keys -t "$1" -l $'\e'"[<0;${at}M"$'\e'"[<0;${at}m"
+}
+# at NAME PYTHON_EXPR: prints "X Y" of the first match of the regular
+# expression PYTHON_EXPR (a Python string literal) in the pane.
+at() {
+  pane "$1" | python3 -c "
+import re, sys
+for y, l in enumerate(sys.stdin.read().split('\n')):
+    m = re.search($2, l)
+    if m:
+        print(m.start(), y); sys.exit(0)
+sys.exit(1)"
+}

@@ -90,6 +90,41 @@ TEST(ViewTree, ChildrenFollowTheirParents) {
   EXPECT_EQ(arrange_tree(shown, ppid).size(), 2u);
 }
 
+TEST(ViewTree, LaunchersGoAboveTheirShownChildrenInTheirPlace) {
+  // Sorted GPU rows: 30 (a lone process), 21 and 22 (torchrun 20's workers,
+  // torchrun under shell 10), 40 (child of init).
+  std::vector<summary::GpuProcess> ps(4);
+  const char* pids[] = {"30", "22", "21", "40"};
+  for (int i = 0; i < 4; ++i) {
+    ps[static_cast<size_t>(i)].pid = pids[i];
+    ps[static_cast<size_t>(i)].gpu = "0";
+  }
+  std::vector<summary::GpuProcess> launchers(3);
+  launchers[0].pid = "10";  // the shell
+  launchers[1].pid = "20";  // torchrun
+  launchers[2].pid = "50";  // a launcher with no shown child
+  std::map<std::string, std::string> ppid = {{"30", "1"},  {"22", "20"}, {"21", "20"}, {"40", "1"},
+                                             {"20", "10"}, {"10", "1"},  {"60", "50"}};
+  std::vector<const summary::GpuProcess*> shown;
+  for (const auto& p : ps) shown.push_back(&p);
+  auto depth = arrange_tree(shown, ppid, launchers);
+  std::vector<std::string> order;
+  for (const auto* p : shown) order.push_back(p->pid);
+  EXPECT_EQ(order, (std::vector<std::string>{"30", "10", "20", "22", "21", "40"}));
+  EXPECT_EQ(depth, (std::vector<int>{0, 0, 1, 2, 2, 0}));
+  // Sorted the other way round, the shell's tree comes first (its workers do).
+  shown.clear();
+  for (auto it = ps.rbegin(); it != ps.rend(); ++it) shown.push_back(&*it);
+  depth = arrange_tree(shown, ppid, launchers);
+  order.clear();
+  for (const auto* p : shown) order.push_back(p->pid);
+  EXPECT_EQ(order, (std::vector<std::string>{"40", "10", "20", "21", "22", "30"}));
+  // A filter that hides the workers hides their launchers too.
+  shown = {&ps[0], &ps[3]};
+  depth = arrange_tree(shown, ppid, launchers);
+  EXPECT_EQ(shown.size(), 2u);
+}
+
 TEST(ViewKeys, SignalMenuConfirmsBeforeRequesting) {
   summary::HostSummary h = testing::sample_host();
   ViewState v;
