@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "app/agent_client.h"
 #include "app/commands.h"
 #include "base/clock.h"
 #include "net/http_client.h"
@@ -35,10 +36,12 @@ struct Call {
   std::string body;
 };
 
-Expected<Call> call(const std::string& base, std::string_view method, const std::string& path, std::string body) {
+Expected<Call> call(const std::string& base, const std::string& http_config, std::string_view method,
+                    const std::string& path, std::string body) {
   auto url = net::http::parse_url(base + path);
   if (!url) return Status::error(url.error());
   net::http::ClientOptions o;
+  if (Status st = apply_http_config_file(http_config, o); !st) return st;
   o.timeout_ms = 10000;
   o.max_response_body_bytes = 64 << 20;
   net::http::Client client(o);
@@ -107,12 +110,17 @@ int print_silences(const std::string& body, std::FILE* out, std::FILE* err) {
 
 int run_alerts(const std::vector<std::string>& raw, std::FILE* out, std::FILE* err) {
   std::string base = "http://127.0.0.1:8747";
+  std::string http_config;  // --http.config.file
   std::vector<std::string> args;
   for (size_t i = 0; i < raw.size(); ++i) {
     if (raw[i].rfind("--url=", 0) == 0) {
       base = raw[i].substr(6);
     } else if (raw[i] == "--url" && i + 1 < raw.size()) {
       base = raw[++i];
+    } else if (raw[i].rfind("--http.config.file=", 0) == 0) {
+      http_config = raw[i].substr(19);
+    } else if (raw[i] == "--http.config.file" && i + 1 < raw.size()) {
+      http_config = raw[++i];
     } else {
       args.push_back(raw[i]);
     }
@@ -127,14 +135,14 @@ int run_alerts(const std::vector<std::string>& raw, std::FILE* out, std::FILE* e
     return 1;
   };
   if (args.empty()) {
-    auto c = call(base, "GET", "/api/v1/alerts", "");
+    auto c = call(base, http_config, "GET", "/api/v1/alerts", "");
     if (!c) return fail(base, c.status());
     if (c->status != 200) return refused(*c);
     return print_alerts(c->body, out, err);
   }
   if (args[0] != "silence" || args.size() < 2) {
     std::fprintf(err,
-                 "usage: llmon alerts [--url=URL]\n"
+                 "usage: llmon alerts [--url=URL] [--http.config.file=FILE]\n"
                  "       llmon alerts silence add [--duration=1h] [--comment=TEXT] [--author=NAME] MATCHER...\n"
                  "       llmon alerts silence list | expire ID...\n");
     return 2;
@@ -148,7 +156,7 @@ int run_alerts(const std::vector<std::string>& raw, std::FILE* out, std::FILE* e
       std::fprintf(err, "llmon alerts silence add: %s\n", s.error().c_str());
       return 2;
     }
-    auto c = call(base, "POST", "/api/v2/silences", postable_silence_json(*s));
+    auto c = call(base, http_config, "POST", "/api/v2/silences", postable_silence_json(*s));
     if (!c) return fail(base, c.status());
     if (c->status != 200) return refused(*c);
     auto j = nlohmann::json::parse(c->body, nullptr, false);
@@ -156,7 +164,7 @@ int run_alerts(const std::vector<std::string>& raw, std::FILE* out, std::FILE* e
     return 0;
   }
   if (sub == "list" || sub == "query") {
-    auto c = call(base, "GET", "/api/v2/silences", "");
+    auto c = call(base, http_config, "GET", "/api/v2/silences", "");
     if (!c) return fail(base, c.status());
     if (c->status != 200) return refused(*c);
     return print_silences(c->body, out, err);
@@ -164,7 +172,7 @@ int run_alerts(const std::vector<std::string>& raw, std::FILE* out, std::FILE* e
   if (sub == "expire" && !rest.empty()) {
     int rc = 0;
     for (const auto& id : rest) {
-      auto c = call(base, "DELETE", "/api/v2/silence/" + id, "");
+      auto c = call(base, http_config, "DELETE", "/api/v2/silence/" + id, "");
       if (!c) return fail(base, c.status());
       if (c->status != 200) rc = refused(*c);
     }

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "api/params.h"
+#include "app/agent_client.h"
 #include "app/commands.h"
 #include "app/storage_setup.h"
 #include "base/file_reader.h"
@@ -111,7 +112,7 @@ int print(const config::Settings& s, const diagnose::Diagnosis& d, std::FILE* ou
 }
 
 int from_agent(const config::Settings& s, std::FILE* out, std::FILE* err) {
-  auto url = net::parse_http_url(s.get(config::flag::kUrl));
+  auto url = agent_url(s);
   if (!url) return usage(err, url.error());
   std::string target = "/api/v1/diagnosis?window=" + std::to_string(s.get(config::flag::kWindow) / 1000) + "s";
   if (const auto& t = s.get(config::flag::kTime); !t.empty()) target += "&time=" + net::url_encode(t);

@@ -12,6 +12,7 @@
 
 #include "api/json.h"
 #include "api/params.h"
+#include "app/agent_client.h"
 #include "app/commands.h"
 #include "app/logwatch_setup.h"
 #include "go/json.h"
@@ -91,9 +92,7 @@ int run_events(const config::Settings& s, std::FILE* out, std::FILE* err) {
       json_answer = api::success_envelope(data + "]}");
     }
   } else {
-    std::string url_text = s.get(config::flag::kUrl);
-    if (url_text.empty()) url_text = net::url_for_listen_address(s.get(config::flag::kWebListenAddress));
-    auto url = net::parse_http_url(url_text);
+    auto url = agent_url(s);
     if (!url) return usage(err, url.error());
     std::string target = "/api/v1/events?limit=" + std::to_string(limit);
     for (auto [name, value] :
@@ -108,7 +107,8 @@ int run_events(const config::Settings& s, std::FILE* out, std::FILE* err) {
     }
     nlohmann::json j = nlohmann::json::parse(res->body, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("status")) {
-      std::fprintf(err, "llmon events: unexpected answer from %s (HTTP %d)\n", url_text.c_str(), res->status);
+      std::fprintf(err, "llmon events: unexpected answer from %s (HTTP %d)\n", net::url_text(*url).c_str(),
+                   res->status);
       return 2;
     }
     if (j["status"] != "success") {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/agent_client.h"
 #include "app/commands.h"
 #include "net/api_client.h"
 #include "net/http_client.h"
@@ -59,6 +60,7 @@ int run_health(const config::Settings& s, std::FILE* out, std::FILE* err) {
   auto url = net::http::parse_url(base + path);
   if (!url) return usage(err, url.error());
   net::http::ClientOptions o;
+  if (Status st = apply_http_config_file(s.get(config::flag::kHttpConfigFile), o); !st) return usage(err, st.message());
   o.timeout_ms = 10000;
   o.max_response_body_bytes = 64 << 20;
   net::http::Client client(o);

@@ -7,9 +7,10 @@
 #include <cstdio>
 #include <string>
 
+#include "app/agent_client.h"
+#include "app/commands.h"
 #include "net/api_client.h"
 #include "summary/query_text.h"
-#include "app/commands.h"
 
 namespace llmon::app {
 
@@ -23,7 +24,8 @@ int usage(std::FILE* err, const std::string& why) {
   std::fprintf(
       err,
       "llmon query: %s\n"
-      "usage: llmon query 'EXPR' [--time=T] | [--start=T --end=T --step=D]  [--json] [--url=http://HOST:PORT]\n",
+      "usage: llmon query 'EXPR' [--time=T] | [--start=T --end=T --step=D]  [--json] [--url=http[s]://HOST:PORT]\n"
+      "       [--http.config.file=FILE]\n",
       why.c_str());
   return 2;
 }
@@ -46,9 +48,7 @@ int run_query(const config::Settings& s, std::FILE* out, std::FILE* err) {
   if (range && !time.empty())
     return usage(err, "--time is for instant queries; a range query takes --start/--end/--step");
 
-  std::string url_text = s.get(config::flag::kUrl);
-  if (url_text.empty()) url_text = net::url_for_listen_address(s.get(config::flag::kWebListenAddress));
-  auto url = net::parse_http_url(url_text);
+  auto url = agent_url(s);
   if (!url) return usage(err, url.error());
 
   std::string target = range ? "/api/v1/query_range?query=" : "/api/v1/query?query=";
@@ -68,8 +68,8 @@ int run_query(const config::Settings& s, std::FILE* out, std::FILE* err) {
   if (!answer) {
     std::string body = res->body.substr(0, 200);
     while (!body.empty() && (body.back() == '\n' || body.back() == '\r')) body.pop_back();
-    std::fprintf(err, "llmon query: unexpected answer from %s (HTTP %d): %s: %s\n", url_text.c_str(), res->status,
-                 answer.error().c_str(), body.c_str());
+    std::fprintf(err, "llmon query: unexpected answer from %s (HTTP %d): %s: %s\n", net::url_text(*url).c_str(),
+                 res->status, answer.error().c_str(), body.c_str());
     return 2;
   }
   if (s.get(config::flag::kJson)) {

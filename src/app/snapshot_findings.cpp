@@ -1,5 +1,6 @@
 #include "app/snapshot_findings.h"
 
+#include "app/agent_client.h"
 #include "config/flag_names.h"
 #include "diagnose/report.h"
 #include "net/api_client.h"
@@ -13,6 +14,10 @@ void add_agent_findings(const config::Settings& settings, summary::HostSummary& 
   auto url = net::parse_http_url(base);
   if (!url) {
     s.findings_note = "--url: " + url.error();
+    return;
+  }
+  if (Status st = apply_http_config_file(settings.get(config::flag::kHttpConfigFile), url->client); !st) {
+    s.findings_note = st.message();
     return;
   }
   const int64_t window_ms = settings.get(config::flag::kWindow);

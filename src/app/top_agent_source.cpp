@@ -251,10 +251,8 @@ class AgentSource : public TopSource {
 
 }  // namespace
 
-std::unique_ptr<TopSource> agent_source(const std::string& base_url, int64_t interval_ms) {
-  auto url = net::parse_http_url(base_url);
-  if (!url) return nullptr;
-  return std::make_unique<AgentSource>(*url, base_url, interval_ms);
+std::unique_ptr<TopSource> agent_source(net::HttpUrl url, std::string base_url, int64_t interval_ms) {
+  return std::make_unique<AgentSource>(std::move(url), std::move(base_url), interval_ms);
 }
 
 }  // namespace llmon::app

@@ -20,7 +20,9 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <optional>
 
+#include "app/agent_client.h"
 #include "app/commands.h"
 #include "app/health_setup.h"
 #include "app/setup.h"
@@ -281,13 +283,14 @@ class TopLoop {
 
 int run_top(const config::Settings& settings, std::FILE* err) {
   const std::string url = settings.get(config::flag::kUrl);
-  std::unique_ptr<TopSource> agent;
+  std::optional<net::HttpUrl> agent;
   if (!url.empty()) {
-    agent = agent_source(url, 1000);
-    if (!agent) {
-      std::fprintf(err, "llmon top: --url %s: not an http:// URL\n", url.c_str());
+    auto u = agent_url(settings);
+    if (!u) {
+      std::fprintf(err, "llmon top: %s\n", u.error().c_str());
       return 2;
     }
+    agent = std::move(*u);
   }
   if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
     std::fprintf(err, "llmon top: needs a terminal on stdin and stdout (for a one-shot view: llmon snapshot)\n");
@@ -333,7 +336,7 @@ int run_top(const config::Settings& settings, std::FILE* err) {
       rc = 2;
     } else {
       const std::string procfs = s.get(config::flag::kPathProcfs);
-      std::unique_ptr<TopSource> source = agent ? agent_source(url, interval_ms)  // the real interval
+      std::unique_ptr<TopSource> source = agent ? agent_source(*agent, url, interval_ms)  // the real interval
                                                 : collector_source(sched, interval_ms);
       TopLoop loop(**term, *source, procfs, s.get(config::flag::kPathRootfs) + "/etc/passwd", sig_fd, interval_ms, ro,
                    std::move(d));

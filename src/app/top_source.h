@@ -16,6 +16,7 @@
 #include <string>
 
 #include "collector/scheduler.h"
+#include "net/api_client.h"
 #include "top/top_data.h"
 
 namespace llmon::app {
@@ -37,7 +38,8 @@ class TopSource {
 };
 
 std::unique_ptr<TopSource> collector_source(collector::Scheduler& sched, int64_t interval_ms);
-// base_url: "http://127.0.0.1:8747"; interval_ms: --top.interval.
-std::unique_ptr<TopSource> agent_source(const std::string& base_url, int64_t interval_ms);
+// url: the agent (app/agent_client.h); base_url: its text for messages
+// ("http://127.0.0.1:8747"); interval_ms: --top.interval.
+std::unique_ptr<TopSource> agent_source(net::HttpUrl url, std::string base_url, int64_t interval_ms);
 
 }  // namespace llmon::app

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "app/agent_client.h"
 #include "app/commands.h"
 #include "config/flag_names.h"
 #include "net/api_client.h"
@@ -45,6 +46,7 @@ int run_trace_capture(const config::Settings& s, std::FILE* out, std::FILE* err)
   auto url = net::http::parse_url(base + "/api/v1/trace/capture");
   if (!url) return usage(url.error());
   net::http::ClientOptions o;
+  if (Status st = apply_http_config_file(s.get(config::flag::kHttpConfigFile), o); !st) return usage(st.message());
   // The agent waits up to 15 s for the pickup, then the duration and the timeout.
   o.timeout_ms = static_cast<int>(15'000 + dur + timeout + 30'000);
   o.max_response_body_bytes = 64 << 20;

@@ -105,6 +105,7 @@ inline constexpr StringFlag kStart{"start"};
 inline constexpr StringFlag kEnd{"end"};
 inline constexpr StringFlag kStep{"step"};
 inline constexpr StringFlag kUrl{"url"};
+inline constexpr StringFlag kHttpConfigFile{"http.config.file"};
 inline constexpr DurationFlag kSnapshotInterval{"snapshot.interval"};
 inline constexpr BoolFlag kJson{"json"};
 // llmon top (docs/top.md)
@@ -187,7 +188,7 @@ inline constexpr FlagRef kAll[] = {
     kQueryLookbackDelta, kRulesDefaults, kRulesFile,
     kRulesEvaluationInterval, kRulesQueryOffset, kRulesAlertResendDelay, kRulesAlertForOutageTolerance,
     kRulesAlertForGracePeriod, kRulesExternalLabels, kWebExternalUrl, kAlertmanagerUrl, kNotifyConfig,
-    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kSnapshotInterval, kJson, kTopInterval, kTopAscii, kTopColors,
+    kNotifyExecAllow, kTime, kStart, kEnd, kStep, kUrl, kHttpConfigFile, kSnapshotInterval, kJson, kTopInterval, kTopAscii, kTopColors,
     kWindow, kDiagnoseSelector, kDiagnoseGpuPrice, kDiagnoseInterval, kDiagnoseAnomaly, kExplain, kDiagnoseLlmUrl,
     kDiagnoseLlmModel, kDiagnoseLlmApiKeyFile,
     kHealthStateDir, kHealthMergeWindow,

@@ -230,6 +230,14 @@ std::vector<FlagSpec> build_table() {
        "`llmon snapshot` takes its diagnosis findings from there; `llmon top --url` shows that agent's data, history, "
        "alerts and findings instead of running the collectors (docs/top.md).",
        {"query", "diagnose", "events", "health", "snapshot", "trace", "top"}},
+      {flag::kHttpConfigFile,
+       "",
+       "Client commands that call an agent (query, alerts, events, health, diagnose, snapshot, trace capture, top "
+       "--url): "
+       "a file in Prometheus's HTTP client format, as promtool's --http.config.file (basic_auth with password_file, "
+       "authorization, bearer_token_file, tls_config with ca_file, cert_file, key_file, server_name, "
+       "insecure_skip_verify), for an agent behind --web.config.file; use an https:// --url (docs/security.md).",
+       {"query", "diagnose", "events", "health", "snapshot", "trace", "top"}},
       {flag::kSnapshotInterval, "1s", "Time between the two cycles `llmon snapshot` compares.", {"snapshot"}},
       {flag::kTopInterval,
        "1s",

@@ -71,8 +71,9 @@ std::string failure_message(const http::Failure& f, const HttpUrl& url) {
     case Stage::kResponse:
       return "answer of " + at + ": " + parse_message(std::get<http::ParseError>(f.cause));
     case Stage::kTlsSetup:
+      return "TLS set-up for " + at + ": " + std::get<TlsSetupError>(f.cause).message();
     case Stage::kTlsHandshake:
-      break;  // plain http only
+      return at + ": " + f.message;  // the client's wording: "TLS handshake: certificate verify failed" ...
   }
   return f.message;
 }
@@ -81,19 +82,23 @@ std::string failure_message(const http::Failure& f, const HttpUrl& url) {
 
 Expected<HttpUrl> parse_http_url(std::string_view url) {
   std::string_view rest = url;
+  bool https = false;
   auto bad = [&](const std::string& why) { return Status::error("invalid URL \"" + std::string(url) + "\": " + why); };
   if (size_t sep = rest.find("://"); sep != std::string_view::npos) {
     std::string scheme = ascii_lower(rest.substr(0, sep));
-    if (scheme == "https") return bad("https is not supported; use http:// (or a local TLS-terminating proxy)");
-    if (scheme != "http") return bad("the scheme must be http");
+    if (scheme != "http" && scheme != "https") return bad("the scheme must be http or https");
+    https = scheme == "https";
     rest.remove_prefix(sep + 3);
   }
   size_t slash = rest.find('/');
   std::string_view authority = rest.substr(0, slash);
   std::string_view path = slash == std::string_view::npos ? std::string_view() : rest.substr(slash);
-  if (authority.find('@') != std::string_view::npos) return bad("user info is not supported");
+  if (authority.find('@') != std::string_view::npos)
+    return bad("user info is not supported (credentials go in --http.config.file)");
   if (authority.empty()) return bad("no host");
   HttpUrl u;
+  u.https = https;
+  u.port = https ? 443 : 80;
   std::string_view port_text;
   if (authority[0] == '[') {
     size_t close = authority.find(']');
@@ -119,6 +124,12 @@ Expected<HttpUrl> parse_http_url(std::string_view url) {
   while (!path.empty() && path.back() == '/') path.remove_suffix(1);
   u.base_path = std::string(path);
   return u;
+}
+
+std::string url_text(const HttpUrl& url) {
+  const bool v6 = url.host.find(':') != std::string::npos;
+  return std::string(url.https ? "https://" : "http://") + (v6 ? "[" + url.host + "]" : url.host) + ":" +
+         std::to_string(url.port) + url.base_path;
 }
 
 std::string url_for_listen_address(std::string_view listen_address) {
@@ -165,15 +176,15 @@ std::string url_encode(std::string_view s) {
 
 Expected<HttpResponse> http_get(const HttpUrl& url, std::string_view path_and_query, int timeout_ms) {
   http::Url target;
-  target.scheme = "http";
+  target.scheme = url.https ? "https" : "http";
   target.host = url.host;
   target.port = static_cast<uint16_t>(url.port);
   target.target = url.base_path + std::string(path_and_query);
-  http::ClientOptions opts;
+  http::ClientOptions opts = url.client;  // auth and TLS (--http.config.file)
   opts.connect_timeout_ms = timeout_ms;  // one deadline for everything
   opts.timeout_ms = timeout_ms;
   opts.max_response_body_bytes = SIZE_MAX;
-  opts.headers = {{"Accept", "application/json"}};
+  opts.headers.push_back({"Accept", "application/json"});
   opts.only_configured_families = false;
   opts.reset_ends_response = true;
   auto r = http::Client(std::move(opts)).exchange("GET", target, {}, {});

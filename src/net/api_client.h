@@ -1,6 +1,6 @@
 // `llmon query`'s front end to the HTTP client (http_client.h) for commands
-// that call a running agent: agent URLs (plain http, an optional path
-// prefix, the listen address turned into a URL), one GET with one deadline
+// that call a running agent: agent URLs (http or https, an optional path
+// prefix, the listen address turned into a URL; auth and TLS options), one GET with one deadline
 // over everything (lookup included), and this command's wording of
 // failures ("cannot connect to HOST:PORT: ...", "answer of HOST:PORT: ...").
 // Responses are parsed by http_response.h's parser. Not the tests' client
@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "base/status.h"
+#include "net/http_request.h"
 #include "net/http_response.h"
 
 namespace llmon::net {
@@ -20,11 +21,18 @@ struct HttpUrl {
   std::string host;  // "127.0.0.1", "gpu01", "::1" (no brackets)
   int port = 80;
   std::string base_path;  // "" or "/prefix" (no trailing '/')
+  bool https = false;
+  // Auth, TLS files and extra headers for every request to this agent (an
+  // agent behind --web.config.file); timeouts and Accept are http_get's.
+  http::ClientOptions client;
 };
 
-// "http://host[:port][/prefix]" (the scheme may be left off); https and
-// user info are refused with a message naming the URL.
+// "http[s]://host[:port][/prefix]" (the scheme may be left off: http; the
+// port defaults to 80 or 443); user info is refused with a message naming
+// the URL (credentials come from --http.config.file).
 Expected<HttpUrl> parse_http_url(std::string_view url);
+// "https://[::1]:8747/prefix": the URL back as text, for messages.
+std::string url_text(const HttpUrl& url);
 // The URL to reach an agent listening on `listen_address` ("0.0.0.0:8747",
 // ":8747", "[::]:8747" -> the loopback address of that family).
 std::string url_for_listen_address(std::string_view listen_address);

@@ -16,23 +16,11 @@ std::string status_text(int code, const std::string& reason) {
   return std::to_string(code) + (reason.empty() ? "" : " " + reason);
 }
 
-Expected<std::string> secret(const std::string& inline_value, const std::string& file) {
-  if (file.empty()) return inline_value;
-  auto text = base::read_file(file);
-  if (!text) return Status::error("unable to read " + file + ": " + text.error());
-  return std::string(base::trim(*text));
-}
-
 }  // namespace
 
 Fetcher::Fetcher(const ScrapeConfig& cfg, std::string user_agent)
-    : basic_auth_(cfg.basic_auth), authorization_(cfg.authorization), body_size_limit_(cfg.body_size_limit) {
+    : http_{cfg.basic_auth, cfg.authorization, cfg.tls}, body_size_limit_(cfg.body_size_limit) {
   base_.user_agent = std::move(user_agent);
-  base_.tls_ca_file = cfg.tls.ca_file;
-  base_.tls_server_name = cfg.tls.server_name;
-  base_.tls_insecure_skip_verify = cfg.tls.insecure_skip_verify;
-  base_.tls_cert_file = cfg.tls.cert_file;
-  base_.tls_key_file = cfg.tls.key_file;
   base_.only_configured_families = false;  // loopback targets on hosts with no other address
 }
 
@@ -49,16 +37,7 @@ Expected<Page> Fetcher::fetch(const std::string& url_text, int64_t timeout_ms) c
   o.headers.push_back({"Accept", std::string(kScrapeAccept)});
   o.headers.push_back({"Accept-Encoding", "gzip"});
   o.headers.push_back({"X-Prometheus-Scrape-Timeout-Seconds", seconds});
-  if (basic_auth_) {
-    auto pw = secret(basic_auth_->password, basic_auth_->password_file);
-    if (!pw) return pw.status();
-    o.basic_auth_username = basic_auth_->username;
-    o.basic_auth_password = *pw;
-  } else if (authorization_) {
-    auto cred = secret(authorization_->credentials, authorization_->credentials_file);
-    if (!cred) return cred.status();
-    o.headers.push_back({"Authorization", authorization_->type + " " + *cred});
-  }
+  if (Status st = apply_http_client_config(http_, o); !st) return st;
   net::http::Client client(std::move(o));
   auto resp = client.get(*url);
   if (!resp) return resp.status();

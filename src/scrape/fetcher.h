@@ -13,6 +13,7 @@
 
 #include "base/status.h"
 #include "net/http_client.h"
+#include "scrape/http_client_config.h"
 #include "scrape/scrape_config.h"
 
 namespace llmon::scrape {
@@ -32,8 +33,7 @@ class Fetcher {
 
  private:
   net::http::ClientOptions base_;
-  std::optional<BasicAuth> basic_auth_;
-  std::optional<Authorization> authorization_;
+  HttpClientConfig http_;  // auth and TLS, secrets reread per fetch
   uint64_t body_size_limit_;
 };
 

@@ -31,8 +31,17 @@ TEST(ApiClientTest, ParsesUrls) {
   ASSERT_TRUE(u.has_value());
   EXPECT_EQ(u->port, 80);
 
-  EXPECT_NE(parse_http_url("https://x:1").error().find("https is not supported"), std::string::npos);
-  EXPECT_EQ(parse_http_url("ftp://x").error(), "invalid URL \"ftp://x\": the scheme must be http");
+  u = parse_http_url("https://gpu01");
+  ASSERT_TRUE(u.has_value()) << u.error();
+  EXPECT_TRUE(u->https);
+  EXPECT_EQ(u->port, 443);
+  EXPECT_EQ(url_text(*u), "https://gpu01:443");
+  u = parse_http_url("HTTPS://[::1]:9/p/");
+  ASSERT_TRUE(u.has_value()) << u.error();
+  EXPECT_EQ(url_text(*u), "https://[::1]:9/p");
+  EXPECT_FALSE(parse_http_url("http://x").value().https);
+  EXPECT_NE(parse_http_url("https://u:p@x").error().find("--http.config.file"), std::string::npos);
+  EXPECT_EQ(parse_http_url("ftp://x").error(), "invalid URL \"ftp://x\": the scheme must be http or https");
   EXPECT_EQ(parse_http_url("http://x:0").error(), "invalid URL \"http://x:0\": bad port \"0\"");
   EXPECT_FALSE(parse_http_url("http://x:70000").has_value());
   EXPECT_FALSE(parse_http_url("http://x:port").has_value());
@@ -106,7 +115,10 @@ TEST(ApiClientTest, GetsFromARealServerAndReportsARefusedConnection) {
                              })
                   .is_ok());
   ASSERT_TRUE(server.start().is_ok());
-  HttpUrl u{"127.0.0.1", server.port(), "/p"};
+  HttpUrl u;
+  u.host = "127.0.0.1";
+  u.port = server.port();
+  u.base_path = "/p";
   auto r = http_get(u, "/echo?query=a%20b", 5000);
   ASSERT_TRUE(r.has_value()) << r.error();
   EXPECT_EQ(r->status, 200);
@@ -114,7 +126,9 @@ TEST(ApiClientTest, GetsFromARealServerAndReportsARefusedConnection) {
   EXPECT_EQ(seen, "/p/echo?query=a%20b");
   server.stop();
 
-  HttpUrl closed{"127.0.0.1", llmon::testing::free_tcp_port(), ""};
+  HttpUrl closed;
+  closed.host = "127.0.0.1";
+  closed.port = llmon::testing::free_tcp_port();
   auto c = http_get(closed, "/", 5000);
   ASSERT_FALSE(c.has_value());
   EXPECT_NE(c.error().find("cannot connect to 127.0.0.1:"), std::string::npos) << c.error();
