@@ -7,6 +7,7 @@
 #include <chrono>
 #include <thread>
 
+#include "api/datasource_proxy.h"
 #include "api/diagnosis_route.h"
 #include "api/events_route.h"
 #include "api/health_route.h"
@@ -14,6 +15,7 @@
 #include "api/push_route.h"
 #include "api/query_api.h"
 #include "api/targets_route.h"
+#include "app/agent_client.h"
 #include "app/alerting.h"
 #include "app/commands.h"
 #include "app/diagnosis_loop.h"
@@ -324,6 +326,14 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   if (trace_capture) {
     if (Status st = trace_capture->register_routes(server); !st)
       log.error("cannot register the trace capture API", {{"err", st.message()}});
+  }
+  if (const std::string& ds = s.get(config::flag::kUiDatasource); !ds.empty()) {
+    api::DatasourceOptions dso;
+    dso.url = ds;
+    dso.node_label = s.get(config::flag::kUiDatasourceNodeLabel);
+    Status st = apply_http_config_file(s.get(config::flag::kUiDatasourceHttpConfigFile), dso.client);
+    if (st) st = api::register_datasource_routes(server, std::move(dso));
+    if (!st) log.error("cannot serve the fleet data source", {{"err", st.message()}, {"url", ds}});
   }
   if (!web::dashboard_assets().empty()) {
     if (Status st = web::register_dashboard(server, web::dashboard_assets()); !st)

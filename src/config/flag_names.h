@@ -139,6 +139,9 @@ inline constexpr StringFlag kScrapeKubeletUrl{"scrape.kubelet-url"};
 inline constexpr StringFlag kScrapeKubeletTokenFile{"scrape.kubelet-token-file"};
 inline constexpr StringFlag kScrapeKubeletCaFile{"scrape.kubelet-ca-file"};
 inline constexpr BoolFlag kWebEnablePush{"web.enable-push"};
+inline constexpr StringFlag kUiDatasource{"ui.datasource"};
+inline constexpr StringFlag kUiDatasourceNodeLabel{"ui.datasource.node-label"};
+inline constexpr StringFlag kUiDatasourceHttpConfigFile{"ui.datasource.http-config-file"};
 inline constexpr StringFlag kLogwatchForwardSyslog{"logwatch.forward.syslog"};
 inline constexpr StringFlag kLogwatchForwardSyslogFacility{"logwatch.forward.syslog-facility"};
 inline constexpr StringFlag kLogwatchForwardLoki{"logwatch.forward.loki"};
@@ -196,7 +199,8 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchFromBeginning, kLogwatchReadGz, kLogwatchMaxLineSize, kLogwatchPollInterval,
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
-    kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
+    kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush, kUiDatasource, kUiDatasourceNodeLabel,
+    kUiDatasourceHttpConfigFile,
     kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
     kTraceCaptureDir, kTraceIpcSocket, kTraceCaptureTimeout, kPid, kJob, kGpu, kDurationMs, kIterations,
 };

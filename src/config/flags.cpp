@@ -329,6 +329,17 @@ std::vector<FlagSpec> build_table() {
        "Accept Pushgateway-style pushes at /metrics/job/<job>{/<label>/<value>} (PUT, POST, DELETE) and store "
        "them beside the agent's series (docs/scrape.md).",
        agent},
+      // The dashboard's fleet mode (docs/dashboard.md)
+      {flag::kUiDatasource, "",
+       "Fleet view: the dashboard reads its data from this Prometheus-API server (the fleet's Prometheus, "
+       "VictoriaMetrics, ...: http[s]://host:port[/prefix]) through the agent at /ui/datasource/, with a node "
+       "picker; alerts, diagnosis and health stay this agent's. Empty: this agent's own store.",
+       agent},
+      {flag::kUiDatasourceNodeLabel, "instance",
+       "Fleet view: the label that names a node in the data source's series (the node picker's values).", agent},
+      {flag::kUiDatasourceHttpConfigFile, "",
+       "Fleet view: auth and TLS for the data source, in Prometheus's HTTP client format (as --http.config.file).",
+       agent},
       // Log watching (docs/logwatch.md)
       {flag::kLogwatchEnabled, "true",
        "Watch the kernel log (--logwatch.kmsg-path) and the files of --logwatch.path with the log rules; matches "

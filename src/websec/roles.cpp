@@ -13,7 +13,11 @@ Role required_role(std::string_view method, std::string_view path, const std::ve
   static constexpr std::array<std::string_view, 6> kReadPosts = {"/api/v1/query",        "/api/v1/query_range",
                                                                  "/api/v1/series",       "/api/v1/labels",
                                                                  "/api/v1/format_query", "/api/v1/query_exemplars"};
-  if (method == "POST" && std::find(kReadPosts.begin(), kReadPosts.end(), path) != kReadPosts.end()) return Role::kRead;
+  if (method != "POST") return Role::kAdmin;
+  // The same calls through the dashboard's fleet data source (api/datasource_proxy.h).
+  constexpr std::string_view kDatasource = "/ui/datasource";
+  if (path.substr(0, kDatasource.size()) == kDatasource) path.remove_prefix(kDatasource.size());
+  if (std::find(kReadPosts.begin(), kReadPosts.end(), path) != kReadPosts.end()) return Role::kRead;
   return Role::kAdmin;
 }
 

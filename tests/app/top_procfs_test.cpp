@@ -39,7 +39,7 @@ TEST(TopLaunchers, NonGpuParentsAreReadAndNest) {
   add_process(proc, "400", "python3", "1", 0, 1);       // GPU, child of init: no launcher
   add_process(proc, "500", "python3", "2", 0, 1);       // GPU, child of kthreadd (odd): none either
   add_process(proc, "600", "python3", "999", 0, 1);     // its parent is gone
-  write(dir.path() + "/passwd", "root:x:0:0::/root:/bin/sh\nml:x:1000:1000::/home/ml:/bin/sh\n");
+  write(dir.path() + "/passwd", "root:x:0:0::/root:/bin/sh\nml:x:1000:1000::/srv/ml:/bin/sh\n");
   const std::vector<std::string> gpu = {"201", "202", "300", "400", "500", "600"};
   auto ppid = read_parent_pids(proc, gpu);
   EXPECT_EQ(ppid.size(), 6u);

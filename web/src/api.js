@@ -14,6 +14,20 @@ export class Api {
   constructor(base = '', fetchImpl = globalThis.fetch?.bind(globalThis)) {
     this.base = base;
     this.fetch = fetchImpl;
+    // Fleet mode (--ui.datasource, docs/dashboard.md): the data calls (query,
+    // query_range, labels, label values) go through the agent's proxy to the
+    // fleet's server, scoped to `node`; alerts, diagnosis and health stay
+    // this agent's.
+    this.dataBase = '';
+    this.node = null;
+  }
+
+  #data(path) {
+    return this.dataBase + path;
+  }
+  #scoped(params) {
+    if (this.node !== null && this.node !== undefined) params.node = this.node;
+    return params;
   }
 
   async #call(path, { method = 'GET', form = null, json = null } = {}) {
@@ -54,14 +68,14 @@ export class Api {
   async query(expr, time = null) {
     const form = { query: expr };
     if (time !== null && time !== undefined) form.time = String(time);
-    const data = await this.#call('/api/v1/query', { method: 'POST', form });
+    const data = await this.#call(this.#data('/api/v1/query'), { method: 'POST', form: this.#scoped(form) });
     return normaliseInstant(data);
   }
 
   // Range query -> {series: [{metric, ts: [], vs: []}]}.
   async queryRange(expr, start, end, step) {
     const form = { query: expr, start: String(start), end: String(end), step: String(step) };
-    const data = await this.#call('/api/v1/query_range', { method: 'POST', form });
+    const data = await this.#call(this.#data('/api/v1/query_range'), { method: 'POST', form: this.#scoped(form) });
     if (data.resultType !== 'matrix') throw new ApiError(`query_range answered ${data.resultType}`);
     return data.result.map((s) => ({
       metric: s.metric,
@@ -71,10 +85,17 @@ export class Api {
   }
 
   labels() {
-    return this.#call('/api/v1/labels');
+    return this.#call(this.#data('/api/v1/labels') + this.#nodeQuery('?'));
   }
   labelValues(name) {
-    return this.#call(`/api/v1/label/${encodeURIComponent(name)}/values`);
+    return this.#call(this.#data(`/api/v1/label/${encodeURIComponent(name)}/values`) + this.#nodeQuery('?'));
+  }
+  #nodeQuery(sep) {
+    return this.dataBase && this.node !== null ? `${sep}node=${encodeURIComponent(this.node)}` : '';
+  }
+  // Fleet mode: {label, url, nodes} of the data source.
+  nodes() {
+    return this.#call('/ui/datasource/nodes');
   }
   buildInfo() {
     return this.#call('/api/v1/status/buildinfo');

@@ -35,6 +35,7 @@ class App {
     this.retention = 15 * 86400;
     this.sel = 'job="llmon"';
     this.flags = {};
+    this.fleet = null;  // fleet mode: {label, url, nodes} of --ui.datasource
     this.view = null;
     this.busy = false;
     this.lastCharts = 0;
@@ -55,12 +56,37 @@ class App {
       const job = flags['storage.self.job'] || 'llmon';
       const instance = flags['storage.self.instance'];
       this.sel = `job="${esc(job)}"${instance ? `,instance="${esc(instance)}"` : ''}`;
+      if (flags['ui.datasource']) await this.#fleet();
       this.api.buildInfo().then((b) => (this.version.textContent = b.version ? `v${b.version}` : ''), () => {});
     } catch (e) {
       this.onError(`cannot read the agent's settings: ${e.message}`);
     }
     this.#render();
     setInterval(() => this.tick(false), this.interval * 1000);
+  }
+
+  // Fleet mode: the node picker over the data source's nodes; the views'
+  // selector becomes that node's (the proxy scopes every query to it too).
+  async #fleet() {
+    const ds = await this.api.nodes();
+    this.fleet = ds;
+    this.api.dataBase = '/ui/datasource';
+    const nodes = ds.nodes || [];
+    const node = nodes.includes(this.state.node) ? this.state.node : nodes[0] ?? '';
+    this.#useNode(node);
+    clear(this.nodeSel);
+    for (const n of nodes) this.nodeSel.append(h('option', { value: n }, n));
+    this.nodeSel.value = node;
+    this.nodeSel.hidden = false;
+    this.fleetNote.textContent = `fleet: ${ds.url} (${nodes.length} node${nodes.length === 1 ? '' : 's'})`;
+    this.fleetNote.hidden = false;
+    if (!nodes.length) this.onError(`the data source ${ds.url} has no node with a ${ds.label} label`);
+  }
+
+  #useNode(node) {
+    this.api.node = node;
+    this.sel = `${this.fleet.label}="${esc(node)}"`;
+    if (this.state.node !== node) this.setState({ node }, { quiet: true });
   }
 
   ctx() {
@@ -114,6 +140,10 @@ class App {
     const next = parseHash(location.hash);
     const viewChanged = next.view !== this.state.view;
     this.state = next;
+    if (this.fleet && next.node && next.node !== this.api.node) {
+      this.#useNode(next.node);
+      this.nodeSel.value = next.node;
+    }
     if (viewChanged) this.#render();
     else {
       this.#syncControls();
@@ -129,9 +159,14 @@ class App {
     } }, [...RANGES.map((r) => h('option', { value: r }, r)), h('option', { value: 'all' }, 'all retention')]);
     this.liveBtn = h('button', { id: 'live', onclick: () => this.setState({ end: null }) }, 'Live');
     this.version = h('span', { class: 'dim' });
+    this.nodeSel = h('select', { id: 'node', 'aria-label': 'node', hidden: true, onchange: () => {
+      this.#useNode(this.nodeSel.value);
+      this.#render();
+    } });
+    this.fleetNote = h('span', { class: 'dim', id: 'fleet', hidden: true });
     return h('header', { class: 'top' },
       h('a', { class: 'brand', href: '#/overview' }, 'llmon'), this.nav,
-      h('div', { class: 'controls' }, this.rangeSel, this.liveBtn,
+      h('div', { class: 'controls' }, this.fleetNote, this.nodeSel, this.rangeSel, this.liveBtn,
         h('button', { id: 'theme', title: 'dark / light', onclick: () => {
           toggleTheme();
           this.#render();

@@ -4,7 +4,7 @@ import { parseDuration, formatDuration } from './format.js';
 
 export const VIEWS = ['overview', 'processes', 'host', 'alerts', 'explore', 'health', 'logs', 'diagnosis', 'apps'];
 export const RANGES = ['5m', '15m', '1h', '3h', '6h', '12h', '24h', '2d', '7d', '15d'];
-const DEFAULT = { view: 'overview', range: 300, end: null, expr: '', sort: '', filter: '', gpu: '' };
+const DEFAULT = { view: 'overview', range: 300, end: null, expr: '', sort: '', filter: '', gpu: '', node: '' };
 
 export function parseHash(hash) {
   const s = { ...DEFAULT };
@@ -17,7 +17,7 @@ export function parseHash(hash) {
   if (range && range >= 60) s.range = range;
   const end = Number(params.get('end'));
   if (params.has('end') && Number.isFinite(end) && end > 0) s.end = end;
-  for (const k of ['expr', 'sort', 'filter', 'gpu']) if (params.has(k)) s[k] = params.get(k);
+  for (const k of ['expr', 'sort', 'filter', 'gpu', 'node']) if (params.has(k)) s[k] = params.get(k);
   return s;
 }
 
@@ -25,7 +25,7 @@ export function formatHash(s) {
   const params = new URLSearchParams();
   if (s.range !== DEFAULT.range) params.set('range', formatDuration(s.range));
   if (s.end !== null && s.end !== undefined) params.set('end', String(Math.round(s.end)));
-  for (const k of ['expr', 'sort', 'filter', 'gpu']) if (s[k]) params.set(k, s[k]);
+  for (const k of ['expr', 'sort', 'filter', 'gpu', 'node']) if (s[k]) params.set(k, s[k]);
   const q = params.toString();
   return `#/${s.view}${q ? '?' + q : ''}`;
 }

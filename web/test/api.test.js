@@ -81,3 +81,30 @@ test('series names and grouping by label', () => {
   assert.deepEqual([...m.keys()], ['1']);
   assert.deepEqual(m.get('1').values, { A: 3, B: 4 });
 });
+
+test('fleet mode: data calls go through the proxy scoped to the node, the rest stay local', async () => {
+  const ok = { body: { status: 'success', data: { resultType: 'vector', result: [] } } };
+  const fetch = fakeFetch({
+    '/ui/datasource/api/v1/query': ok,
+    '/ui/datasource/api/v1/query_range': { body: { status: 'success', data: { resultType: 'matrix', result: [] } } },
+    '/ui/datasource/api/v1/label/gpu/values': { body: { status: 'success', data: ['0'] } },
+    '/ui/datasource/api/v1/labels': { body: { status: 'success', data: ['gpu'] } },
+    '/ui/datasource/nodes': { body: { status: 'success', data: { label: 'instance', url: 'http://p', nodes: ['a:1', 'b:1'] } } },
+    '/api/v1/alerts': { body: { status: 'success', data: { alerts: [] } } },
+  });
+  const api = new Api('', fetch);
+  assert.deepEqual((await api.nodes()).nodes, ['a:1', 'b:1']);
+  api.dataBase = '/ui/datasource';
+  api.node = 'b:1';
+  await api.query('up', 5);
+  assert.equal(fetch.calls[1].url, '/ui/datasource/api/v1/query');
+  assert.equal(fetch.calls[1].init.body, 'query=up&time=5&node=b%3A1');
+  await api.queryRange('up', 1, 2, 1);
+  assert.match(fetch.calls[2].init.body, /&node=b%3A1$/);
+  await api.labelValues('gpu');
+  assert.equal(fetch.calls[3].url, '/ui/datasource/api/v1/label/gpu/values?node=b%3A1');
+  await api.labels();
+  assert.equal(fetch.calls[4].url, '/ui/datasource/api/v1/labels?node=b%3A1');
+  await api.alerts();
+  assert.equal(fetch.calls[5].url, '/api/v1/alerts');
+});

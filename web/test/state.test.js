@@ -11,6 +11,9 @@ test('the URL round-trips the state', () => {
   assert.deepEqual(parseHash(formatHash(s)), s);
   assert.equal(formatHash(parseHash('')), '#/overview');
   assert.equal(formatHash({ ...parseHash(''), view: 'processes', sort: '-cpu' }), '#/processes?sort=-cpu');
+  const f = parseHash('#/overview?node=gpu07%3A8747');  // fleet mode's node picker
+  assert.equal(f.node, 'gpu07:8747');
+  assert.equal(formatHash(f), '#/overview?node=gpu07%3A8747');
 });
 
 test('bad hashes fall back to defaults', () => {
