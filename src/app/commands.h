@@ -36,6 +36,8 @@ int run_rules(const config::Settings& s, std::FILE* out, std::FILE* err);
 // silences of a running agent; takes the raw arguments after "alerts"
 // (amtool-style flags, not the flag table).
 int run_alerts(const std::vector<std::string>& args, std::FILE* out, std::FILE* err);
+// llmon check web-config|http-config FILE... (app/check_command.cpp).
+int run_check(const std::vector<std::string>& args, std::FILE* out, std::FILE* err);
 // `llmon events [--start --end --rule --severity --source --limit] [--json]`:
 // the log watcher's events from a running agent (--url) or a journal
 // directory (--events.path); 0 ok, 2 errors.

@@ -103,6 +103,7 @@ void write_help(std::FILE* out, bool markdown) {
       "llmon rules test FILE...    run promtool-format rule unit tests (docs/alerting.md)\n"
       "llmon alerts [--url=URL]    pending and firing alerts of a running agent\n"
       "llmon alerts silence add|list|expire  silences on a running agent (amtool's arguments)\n"
+      "llmon check web-config|http-config FILE...  validate --web.config.file / --http.config.file like promtool\n"
       "llmon help       this text (--markdown: docs/cli.md; --config-yaml: packaging/llmon.yml)\n"
       "llmon version    print the version\n";
   if (markdown) {

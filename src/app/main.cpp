@@ -34,6 +34,7 @@ int main(int argc, char** argv) {
     std::signal(SIGPIPE, SIG_IGN);
     return llmon::app::run_alerts(std::vector<std::string>(args.begin() + 1, args.end()), stdout, stderr);
   }
+  if (args[0] == "check") return llmon::app::run_check(std::vector<std::string>(args.begin() + 1, args.end()), stdout, stderr);
   auto settings = llmon::config::load(args, env);
   if (!settings) {
     std::fprintf(stderr, "llmon: %s\n", settings.error().c_str());
