@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154  # pods_URL, ne_PID, ...: set by bench/lib.sh's start
 # What asking the kubelet's pod-resources API every cycle costs the agent
 # (docs/performance.md "Kubernetes pod attribution"). Three processes started
 # together, same host (the fake 8x H100 NVML, tests/fixtures/gpu_host's /proc):
@@ -14,6 +15,7 @@
 # Usage: bench/pod_resources_cost.sh      Env: BUILD, LLMON, WARM_S (20), CPU_S (30)
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# shellcheck source=bench/lib.sh
 . "$REPO/bench/lib.sh"
 BUILD="${BUILD:-$REPO/build}"
 LLMON="${LLMON:-$BUILD/llmon}"
