@@ -10,7 +10,9 @@
 #  * a changed allocation is followed on the next cycles;
 #  * the server gone with a socket file left: broken, reported once with the
 #    path, llmon_kubelet_pod_resources_up 0, cgroups used; the file removed:
-#    missing, quiet, the gauge gone.
+#    missing, quiet, the gauge gone;
+#  * MIG (a100_mig): an idle 1g.10gb instance allocated as nvidia.com/mig-1g.10gb
+#    by its MIG UUID carries its pod on its framebuffer series, its GPU does not.
 # Usage: gpu_pod_resources_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154
 source "$(dirname "$0")/lib.sh"
@@ -139,5 +141,29 @@ wait_page "a missing socket is quiet" "'llmon_kubelet_pod_resources_up' not in s
 sleep 1.2
 n="$(grep -c 'pod-resources' "$SCRATCH/llmon.log")"
 [[ "$n" -eq 1 ]] || fail "a missing socket was logged: $(grep pod-resources "$SCRATCH/llmon.log")"
+cp "$SCRATCH/llmon.log" "$SCRATCH/llmon.first.log"
 if grep -q 'level=error' "$SCRATCH/llmon.log"; then fail "error lines in the agent log: $(grep 'level=error' "$SCRATCH/llmon.log" | head -3)"; fi
+stop_pid "$llmon_PID"
+log "a missing socket is quiet; the gauge is gone"
+
+# MIG: the kubelet names MIG devices by their MIG UUIDs.
+printf '%s\n' '[{"name": "mig-job", "namespace": "ml", "containers": [{"name": "worker", "devices": [
+  {"resource_name": "nvidia.com/mig-1g.10gb", "device_ids": ["MIG-6d14e8b0-c527-5f93-8a0d-2b7c95e3f416"]}]}]}]' >"$SCRATCH/pods.json"
+rm -f "$SCRATCH/server.ready"
+"$PY" "$REPO/tests/tools/pod_resources_server.py" "$SOCK" "$SCRATCH/pods.json" --ready "$SCRATCH/server.ready" \
+  >"$SCRATCH/server2.log" 2>&1 &
+ITEST_PIDS+=("$!")
+for ((i = 0; i < 150; i++)); do
+  [[ -f "$SCRATCH/server.ready" ]] && break
+  sleep 0.1
+done
+[[ -S "$SOCK" ]] || fail "the gRPC server did not start again: $(cat "$SCRATCH/server2.log")"
+export LLMON_FAKE_NVML_SCENARIO="$REPO/tests/fake_nvml/scenarios/a100_mig.json"
+start_llmon --collector.disable-defaults --collector.gpu --nvml.library="$FAKE" --path.procfs="$HOST/proc" \
+  --path.rootfs="$HOST/rootfs" --collector.gpu.hostname=node1 --collect.interval=1s \
+  --collector.gpu.pod-resources-socket="$SOCK"
+wait_page "the MIG instance 13 attributed" '[l.get("pod") for l in gpu("DCGM_FI_DEV_FB_USED", "0") if l.get("GPU_I_ID") == "13"] == ["mig-job"]'
+page_check '[(l.get("namespace"), l.get("container")) for l in gpu("DCGM_FI_DEV_FB_USED", "0") if l.get("GPU_I_ID") == "13"] == [("ml", "worker")] and [l.get("pod") for l in gpu("DCGM_FI_DEV_FB_USED", "0") if "GPU_I_ID" not in l] == [""]' ||
+  fail "the MIG instance's labels, or its GPU's: $(grep '^DCGM_FI_DEV_FB_USED{gpu="0"' "$SCRATCH/page.txt")"
+log "a MIG instance is attributed by its MIG UUID"
 log "GPU pod attribution through the kubelet's pod-resources API passes"
