@@ -14,7 +14,17 @@
 // Options: nvml.library, collector.gpu.hostname-label (Hostname | hostname |
 // none), collector.gpu.hostname (default: the node name from uname),
 // collector.gpu.timeout, collector.gpu.processes, collector.gpu.events,
-// collector.gpu.gpm, collector.gpu.names (dcgm and/or nvidia_smi: gpu_smi.h).
+// collector.gpu.gpm, collector.gpu.names (dcgm and/or nvidia_smi: gpu_smi.h),
+// collector.gpu.pod-resources-socket.
+//
+// Kubernetes (docs/kubernetes.md): each cycle asks the kubelet's
+// pod-resources API which pod and container holds each GPU (and MIG
+// instance); a GPU it does not list takes the pod of its processes when they
+// all run in one container (cgroups, gpu/process_info.h). When any GPU is
+// attributed, every per-GPU series carries container, namespace and pod
+// after the device labels (dcgm-exporter's names and order; empty, so
+// absent, on the other GPUs),
+// so a pod that holds an idle GPU is still named on that GPU's series.
 // A host without NVIDIA GPUs pays one dlopen attempt every 30 s and exposes
 // only llmon_gpu_backend_up 0 with the reason.
 #include <array>
@@ -35,6 +45,7 @@
 #include "gpu/nvml/metric_table.h"
 #include "gpu/nvml/nvml_backend.h"
 #include "gpu/process_info.h"
+#include "kube/pod_resources.h"
 
 namespace llmon::collector {
 namespace {
@@ -52,6 +63,7 @@ struct ProcRow {
   const gpu::DeviceIdentity* id;
   const gpu::nvml::ProcessSample* p;
   const gpu::ProcessInfo* info;  // the resolver's entry (live) or a copy in gone_ (exited)
+  const std::string* mig_uuid;   // the MIG instance's UUID, or null (a whole GPU)
 };
 
 class GpuNvidiaCollector final : public Collector {
@@ -60,7 +72,8 @@ class GpuNvidiaCollector final : public Collector {
       : log_(ctx.log ? ctx.log : &fallback_log_),
         backend_(backend_options(ctx), *log_),
         procs_(ctx.fs),
-        processes_(ctx.option(flag::kCollectorGpuProcesses)) {
+        processes_(ctx.option(flag::kCollectorGpuProcesses)),
+        pods_(ctx.option(flag::kCollectorGpuPodResourcesSocket), log_) {
     if (ctx.health) health_.emplace(ctx.health, ctx.fs.sys_root);
     auto mode = gpu::parse_hostname_label(ctx.option(flag::kCollectorGpuHostnameLabel));
     if (mode)
@@ -130,9 +143,12 @@ class GpuNvidiaCollector final : public Collector {
     if (scheme_.driver_version() != s.driver_version || !scheme_ready_) {
       scheme_ = gpu::LabelScheme(mode_, hostname_, s.driver_version);
       scheme_ready_ = true;
-      names_ = Names(scheme_);
+      names_[0] = Names(scheme_, false);
+      names_[1] = Names(scheme_, true);
     }
     if (health_) health_->observe(s, out.timestamp_ms());
+    if (processes_) resolve_processes(s);
+    attribute(out, s);
     write_devices(out, s);
     if (health_) write_health(out, &s);
     if (name_sets_.nvidia_smi) {
@@ -157,14 +173,66 @@ class GpuNvidiaCollector final : public Collector {
     return o;
   }
 
+  // The labels of a per-GPU series: the identity, then (in a cycle with
+  // attributions) container, namespace and pod of the GPU or MIG instance
+  // `key` (default: the GPU's UUID), then `extra`.
   void labels_for(const gpu::DeviceIdentity& id, std::vector<std::string>& out,
-                  std::initializer_list<std::string_view> extra = {}) {
-    scheme_.values(id, out, extra);
+                  std::initializer_list<std::string_view> extra = {}, const std::string* key = nullptr) {
+    if (!attributed_) {
+      scheme_.values(id, out, extra);
+      return;
+    }
+    extra_.clear();
+    auto it = holders_.find(key ? *key : id.uuid);
+    if (it == holders_.end()) {
+      extra_.insert(extra_.end(), 3, std::string_view());
+    } else {
+      extra_.push_back(it->second.container);
+      extra_.push_back(it->second.namespace_);
+      extra_.push_back(it->second.pod);
+    }
+    extra_.insert(extra_.end(), extra.begin(), extra.end());
+    scheme_.values(id, out, extra_);
+  }
+
+  // Who holds each GPU this cycle: the kubelet's allocations, then, for the
+  // GPUs and MIG instances it does not list, the one container all their
+  // processes run in. Also llmon_kubelet_pod_resources_up while the socket
+  // exists.
+  void attribute(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
+    holders_.clear();
+    const auto state = pods_.refresh();
+    if (state != kube::PodResourcesSource::State::kMissing) {
+      out.family("llmon_kubelet_pod_resources_up",
+                 "Whether the kubelet's pod-resources socket answered the last List call (1) or not (0; logged "
+                 "once with the reason). Absent while the socket does not exist.",
+                 MetricType::kGauge, {"path"})
+          .add({pods_.path()}, state == kube::PodResourcesSource::State::kOk ? 1 : 0);
+    }
+    for (const auto& d : s.devices) {
+      if (auto it = pods_.holders().find(d.id.uuid); it != pods_.holders().end())
+        holders_.emplace(d.id.uuid, it->second);
+      for (const auto& m : d.mig)
+        if (auto it = pods_.holders().find(m.mig_uuid); !m.mig_uuid.empty() && it != pods_.holders().end())
+          holders_.emplace(m.mig_uuid, it->second);
+    }
+    // cgroups: processes grouped by the GPU (or MIG instance) they run on.
+    std::map<std::string_view, std::optional<kube::PodRef>> by_gpu;
+    for (const auto& r : rows_) {
+      const std::string& key = r.mig_uuid ? *r.mig_uuid : r.id->uuid;
+      if (key.empty() || holders_.count(key)) continue;
+      kube::PodRef ref{r.info->pod, r.info->namespace_, r.info->container};
+      auto [it, added] = by_gpu.try_emplace(key, ref);
+      if (!added && it->second && !(*it->second == ref)) it->second.reset();  // containers disagree
+    }
+    for (auto& [key, ref] : by_gpu)
+      if (ref && !ref->pod.empty()) holders_.emplace(std::string(key), std::move(*ref));
+    attributed_ = !holders_.empty();
   }
 
   void write_devices(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
-    const auto& dev_names = names_.dev;
-    const auto& mig_names = names_.mig;
+    const auto& dev_names = nm().dev;
+    const auto& mig_names = nm().mig;
     dev_labels_.resize(s.devices.size());
     for (size_t i = 0; i < s.devices.size(); ++i) labels_for(s.devices[i].id, dev_labels_[i]);
 
@@ -173,7 +241,7 @@ class GpuNvidiaCollector final : public Collector {
                            MetricType::kGauge, dev_names);
       for (size_t i = 0; i < s.devices.size(); ++i) up.add(dev_labels_[i], s.devices[i].lost ? 0 : 1);
     }
-    const auto& info_names = names_.info;
+    const auto& info_names = nm().info;
     auto info = out.family("llmon_gpu_info", "GPU identity; the value is always 1.", MetricType::kGauge, info_names);
     for (size_t i = 0; i < s.devices.size(); ++i) {
       labels_for(s.devices[i].id, tmp_, {kBackend});
@@ -201,7 +269,7 @@ class GpuNvidiaCollector final : public Collector {
           for (const auto& m : d.mig) {
             double v = mig_value(m, def.value);
             if (std::isnan(v)) continue;
-            labels_for(m.id, tmp_);
+            labels_for(m.id, tmp_, {}, &m.mig_uuid);
             f.add(tmp_, v * def.scale);
           }
         }
@@ -210,7 +278,7 @@ class GpuNvidiaCollector final : public Collector {
 
     // Clock event reasons, one series per reason.
     {
-      const auto& names = names_.reason;
+      const auto& names = nm().reason;
       bool any = false;
       for (const auto& d : s.devices) any = any || (!d.lost && d.has(V::kClockEventReasons));
       if (any) {
@@ -248,7 +316,7 @@ class GpuNvidiaCollector final : public Collector {
     if (!health_) {
       auto xid = out.family("llmon_gpu_xid_errors_total",
                             "Xid errors the driver reported, by Xid, since llmon started (an NVML event counter).",
-                            MetricType::kCounter, names_.xid);
+                            MetricType::kCounter, nm().xid);
       for (const auto& d : s.devices) {
         for (const auto& [code, n] : d.events.xid) {
           labels_for(d.id, tmp_, {std::to_string(code)});
@@ -258,7 +326,7 @@ class GpuNvidiaCollector final : public Collector {
     }
     auto ev = out.family("llmon_gpu_events_total",
                          "Critical GPU events by type (xid, dbe, sbe, gpu_unavailable, recovery_action).",
-                         MetricType::kCounter, names_.type);
+                         MetricType::kCounter, nm().type);
     for (const auto& d : s.devices) {
       for (const auto& [type, n] : d.events.by_type) {
         labels_for(d.id, tmp_, {type});
@@ -284,7 +352,7 @@ class GpuNvidiaCollector final : public Collector {
     };
     auto state = out.family("llmon_gpu_health_state",
                             "GPU health verdict (docs/gpu-health.md): 1 for the GPU's state, 0 for the others.",
-                            MetricType::kGauge, names_.state);
+                            MetricType::kGauge, nm().state);
     each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       for (health::HealthState st : health::kAllStates) {
         labels_for(id, tmp_, {health::state_name(st)});
@@ -293,7 +361,7 @@ class GpuNvidiaCollector final : public Collector {
     });
     auto action = out.family("llmon_gpu_health_action",
                              "Recommended action for the GPU (docs/gpu-health.md): 1 for it, 0 for the others.",
-                             MetricType::kGauge, names_.action);
+                             MetricType::kGauge, nm().action);
     each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       for (health::Action a : health::kAllActions) {
         labels_for(id, tmp_, {health::action_name(a)});
@@ -302,7 +370,7 @@ class GpuNvidiaCollector final : public Collector {
     });
     auto evidence = out.family("llmon_gpu_health_evidence",
                                "Items of the GPU's health evidence by kind (see /api/v1/health for the details).",
-                               MetricType::kGauge, names_.kind);
+                               MetricType::kGauge, nm().kind);
     each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       std::map<std::string, int> kinds;
       for (const auto& e : h.evidence) ++kinds[e.kind];
@@ -314,7 +382,7 @@ class GpuNvidiaCollector final : public Collector {
     auto xid = out.family("llmon_gpu_xid_errors_total",
                           "Xid errors by Xid since llmon started, each counted once whether NVML events, the "
                           "kernel log or both reported it.",
-                          MetricType::kCounter, names_.xid);
+                          MetricType::kCounter, nm().xid);
     each([&](const gpu::DeviceIdentity& id, const health::GpuHealth& h) {
       for (const auto& [code, n] : h.xid_counts) {
         labels_for(id, tmp_, {std::to_string(code)});
@@ -323,8 +391,8 @@ class GpuNvidiaCollector final : public Collector {
     });
   }
 
-  void write_processes(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
-    // Resolve every process once (a process on 8 GPUs is read once).
+  // Resolves every process once (a process on 8 GPUs is read once) into rows_.
+  void resolve_processes(const gpu::nvml::Sample& s) {
     rows_.clear();
     infos_.clear();
     gone_.clear();
@@ -332,8 +400,12 @@ class GpuNvidiaCollector final : public Collector {
       if (d.lost) continue;
       for (const auto& p : d.processes) {
         const gpu::DeviceIdentity* id = &d.id;
-        for (const auto& m : d.mig)
-          if (p.gpu_instance == m.gpu_instance) id = &m.id;
+        const std::string* mig_uuid = nullptr;
+        for (const auto& m : d.mig) {
+          if (p.gpu_instance != m.gpu_instance) continue;
+          id = &m.id;
+          mig_uuid = &m.mig_uuid;
+        }
         // Each process is resolved once per cycle; live entries are used in
         // place (no copy), an exited one is copied (its entry is reused).
         auto it = infos_.find(p.pid);
@@ -341,15 +413,17 @@ class GpuNvidiaCollector final : public Collector {
           const gpu::ProcessInfo& info = procs_.lookup(p.pid);
           it = infos_.emplace(p.pid, info.alive ? &info : &gone_.emplace_back(info)).first;
         }
-        rows_.push_back({id, &p, it->second});
+        rows_.push_back({id, &p, it->second, mig_uuid});
       }
     }
     procs_.end_cycle();
+  }
 
+  void write_processes(model::SnapshotBuilder& out, const gpu::nvml::Sample& s) {
     // Process counts per GPU (dcgm-exporter issue #94).
     {
       auto f = out.family("llmon_gpu_processes", "Processes using the GPU (compute and graphics).", MetricType::kGauge,
-                          names_.dev);
+                          nm().dev);
       for (size_t i = 0; i < s.devices.size(); ++i)
         if (!s.devices[i].lost) f.add(dev_labels_[i], static_cast<double>(s.devices[i].processes.size()));
     }
@@ -377,8 +451,8 @@ class GpuNvidiaCollector final : public Collector {
          "Host resident memory of the GPU process, repeated on each GPU it uses.", MetricType::kGauge,
          [](const ProcRow& r) { return r.info->alive ? r.info->rss_bytes : gpu::nvml::kNa; }},
     };
-    const auto& proc_names_dev = names_.proc;
-    const auto& proc_names_mig = names_.proc_mig;
+    const auto& proc_names_dev = nm().proc;
+    const auto& proc_names_mig = nm().proc_mig;
     for (const auto& m : kProc) {
       for (bool mig : {false, true}) {
         bool any = false;
@@ -435,29 +509,43 @@ class GpuNvidiaCollector final : public Collector {
   std::string hostname_;
   gpu::LabelScheme scheme_;
   bool scheme_ready_ = false;
-  // Label-name lists of every family, built when the scheme changes (not per cycle).
+  // Label-name lists of every family, built when the scheme changes (not per
+  // cycle), without and with the pod labels (a cycle with attributions).
   struct Names {
     Names() = default;
-    explicit Names(const gpu::LabelScheme& sc)
-        : dev(sc.names(false)),
-          mig(sc.names(true)),
-          info(sc.names(false, {"backend"})),
-          reason(sc.names(false, {"reason"})),
-          xid(sc.names(false, {"xid"})),
-          type(sc.names(false, {"type"})),
-          state(sc.names(false, {"state"})),
-          action(sc.names(false, {"action"})),
-          kind(sc.names(false, {"kind"})),
+    Names(const gpu::LabelScheme& sc, bool pods)
+        : dev(make(sc, false, pods, {})),
+          mig(make(sc, true, pods, {})),
+          info(make(sc, false, pods, {"backend"})),
+          reason(make(sc, false, pods, {"reason"})),
+          xid(make(sc, false, pods, {"xid"})),
+          type(make(sc, false, pods, {"type"})),
+          state(make(sc, false, pods, {"state"})),
+          action(make(sc, false, pods, {"action"})),
+          kind(make(sc, false, pods, {"kind"})),
           proc(sc.names(false, gpu::kProcessLabelNames)),
           proc_mig(sc.names(true, gpu::kProcessLabelNames)) {}
+    // The device labels, container/namespace/pod when `pods`, then `extra`.
+    static std::vector<std::string> make(const gpu::LabelScheme& sc, bool mig, bool pods,
+                                         std::initializer_list<std::string_view> extra) {
+      std::vector<std::string_view> all;
+      if (pods) all = {"container", "namespace", "pod"};
+      all.insert(all.end(), extra.begin(), extra.end());
+      return sc.names(mig, all);
+    }
     std::vector<std::string> dev, mig, info, reason, xid, type, state, action, kind, proc, proc_mig;
   };
-  Names names_;
+  Names names_[2];
+  const Names& nm() const { return names_[attributed_ ? 1 : 0]; }
+  kube::PodResourcesSource pods_;
+  std::map<std::string, kube::PodRef, std::less<>> holders_;  // by GPU or MIG UUID, this cycle
+  bool attributed_ = false;
   uint64_t timeouts_ = 0;
   Status config_error_;
   std::vector<std::vector<std::string>> dev_labels_;
   std::vector<std::string> tmp_;
   std::vector<std::string_view> pl_;
+  std::vector<std::string_view> extra_;  // labels_for's pod and extra values
   std::vector<ProcRow> rows_;
   std::unordered_map<uint32_t, const gpu::ProcessInfo*> infos_;  // this cycle's lookups
   std::deque<gpu::ProcessInfo> gone_;                            // copies of exited processes

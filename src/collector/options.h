@@ -56,6 +56,7 @@ inline constexpr base::BoolFlag kCollectorGpuProcesses{"collector.gpu.processes"
 inline constexpr base::BoolFlag kCollectorGpuGpm{"collector.gpu.gpm"};
 inline constexpr base::BoolFlag kCollectorGpuEvents{"collector.gpu.events"};
 inline constexpr base::StringFlag kCollectorGpuNames{"collector.gpu.names"};
+inline constexpr base::StringFlag kCollectorGpuPodResourcesSocket{"collector.gpu.pod-resources-socket"};
 
 // Every constant above, in the same order.
 // clang-format off
@@ -73,7 +74,7 @@ inline constexpr base::FlagRef kAll[] = {
     kCollectorSystemdPrivate, kCollectorSystemdEnableTaskMetrics, kCollectorSystemdEnableRestartsMetrics,
     kCollectorSystemdEnableStartTimeMetrics, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
-    kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames,
+    kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kCollectorGpuPodResourcesSocket,
 };
 // clang-format on
 

@@ -74,6 +74,7 @@ using collector::flag::kCollectorGpuProcesses;
 using collector::flag::kCollectorGpuGpm;
 using collector::flag::kCollectorGpuEvents;
 using collector::flag::kCollectorGpuNames;
+using collector::flag::kCollectorGpuPodResourcesSocket;
 // clang-format on
 inline constexpr StringFlag kStoragePath{"storage.path"};
 inline constexpr DurationFlag kStorageRetentionTime{"storage.retention.time"};
@@ -185,7 +186,8 @@ inline constexpr FlagRef kAll[] = {
     kCollectorSystemdPrivate, kCollectorSystemdEnableTaskMetrics, kCollectorSystemdEnableRestartsMetrics,
     kCollectorSystemdEnableStartTimeMetrics, kNvmlLibrary,
     kCollectorGpuHostnameLabel, kCollectorGpuHostname, kCollectorGpuTimeout, kCollectorGpuProcesses,
-    kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kStoragePath, kStorageRetentionTime,
+    kCollectorGpuGpm, kCollectorGpuEvents, kCollectorGpuNames, kCollectorGpuPodResourcesSocket, kStoragePath,
+    kStorageRetentionTime,
     kStorageRetentionSize, kStorageFsyncInterval, kStorageMinFreeSpace, kWebEnableImport, kStorageEnabled,
     kStorageSelfJob, kStorageSelfInstance, kQueryTimeout, kQueryMaxConcurrency, kQueryMaxSamples,
     kQueryLookbackDelta, kRulesDefaults, kRulesFile,

@@ -141,6 +141,11 @@ std::vector<FlagSpec> build_table() {
        "GPU metric name sets, comma separated: dcgm (dcgm-exporter's DCGM_FI_*), nvidia_smi "
        "(utkuozdemir/nvidia_gpu_exporter's nvidia_smi_*), or both. llmon_gpu_* are always exposed.",
        collect},
+      {flag::kCollectorGpuPodResourcesSocket, "/var/lib/kubelet/pod-resources/kubelet.sock",
+       "The kubelet's pod-resources gRPC socket: which pod and container each GPU is allocated to (pod, namespace "
+       "and container labels on the per-GPU series). A missing socket is normal (no Kubernetes): the GPU's processes' "
+       "cgroups are used instead. Empty: never asked.",
+       collect},
       {flag::kStoragePath, "llmon-data",
        "Directory of the time-series store (created if missing; one agent per directory). The systemd unit "
        "uses /var/lib/llmon.",

@@ -13,6 +13,8 @@
 namespace llmon::scrape {
 namespace {
 
+using base::ProtoReader;
+
 // dto.MetricType numbers.
 enum DtoType : uint64_t {
   kDtoCounter = 0,
@@ -56,98 +58,9 @@ uint64_t to_dto(PushedType t) {
   return kDtoUntyped;
 }
 
-// A reader over one message's bytes; `base` is its offset in the body, for errors.
-class Reader {
- public:
-  Reader(std::string_view data, size_t base) : d_(data), base_(base) {}
-  bool done() const { return pos_ >= d_.size(); }
-  size_t offset() const { return base_ + pos_; }
-
-  Status varint(uint64_t& v) {
-    v = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (pos_ >= d_.size()) return fail("truncated varint");
-      const auto b = static_cast<uint8_t>(d_[pos_++]);
-      v |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return Status::ok();
-    }
-    return fail("varint longer than 10 bytes");
-  }
-  Status fixed64(uint64_t& v) {
-    if (d_.size() - pos_ < 8) return fail("truncated fixed64");
-    v = 0;
-    for (int i = 7; i >= 0; --i) v = (v << 8) | static_cast<uint8_t>(d_[pos_ + i]);
-    pos_ += 8;
-    return Status::ok();
-  }
-  Status dbl(double& out) {
-    uint64_t bits = 0;
-    if (Status st = fixed64(bits); !st) return st;
-    std::memcpy(&out, &bits, sizeof out);
-    return Status::ok();
-  }
-  Status bytes(std::string_view& out, size_t& at) {
-    uint64_t n = 0;
-    if (Status st = varint(n); !st) return st;
-    if (n > d_.size() - pos_) return fail("length-delimited field runs past its message");
-    at = offset();
-    out = d_.substr(pos_, n);
-    pos_ += n;
-    return Status::ok();
-  }
-  Status tag(uint64_t& field, int& wire) {
-    uint64_t t = 0;
-    if (Status st = varint(t); !st) return st;
-    field = t >> 3;
-    wire = static_cast<int>(t & 7);
-    if (field == 0) return fail("field number 0");
-    return Status::ok();
-  }
-  Status skip(int wire) {
-    uint64_t v = 0;
-    std::string_view s;
-    size_t at = 0;
-    switch (wire) {
-      case 0:
-        return varint(v);
-      case 1:
-        return fixed64(v);
-      case 2:
-        return bytes(s, at);
-      case 5:
-        if (d_.size() - pos_ < 4) return fail("truncated fixed32");
-        pos_ += 4;
-        return Status::ok();
-    }
-    return fail("unsupported wire type " + std::to_string(wire));
-  }
-  // A length-delimited field read as a string.
-  Status string_field(int wire, std::string_view what, std::string& out) {
-    std::string_view s;
-    size_t at = 0;
-    if (Status st = expect(wire, 2, what); !st) return st;
-    if (Status st = bytes(s, at); !st) return st;
-    out = std::string(s);
-    return Status::ok();
-  }
-  // A field of the expected wire type, or an error naming it.
-  Status expect(int wire, int want, std::string_view what) {
-    if (wire == want) return Status::ok();
-    return fail(std::string(what) + " has wire type " + std::to_string(wire));
-  }
-  Status fail(const std::string& why) const {
-    return Status::error("protobuf body: " + why + " at byte " + std::to_string(offset()));
-  }
-
- private:
-  std::string_view d_;
-  size_t base_ = 0;
-  size_t pos_ = 0;
-};
-
 // Reads the one double field (number 1) of Gauge, Counter, Untyped.
 Status read_value(std::string_view msg, size_t at, double& value) {
-  Reader r(msg, at);
+  ProtoReader r(msg, at);
   while (!r.done()) {
     uint64_t f = 0;
     int w = 0;
@@ -164,7 +77,7 @@ Status read_value(std::string_view msg, size_t at, double& value) {
 
 // A Quantile or Bucket: (field 1 as uint64 or double, field 2 as double / uint64).
 Status read_point(std::string_view msg, size_t at, bool bucket, std::pair<double, double>& p) {
-  Reader r(msg, at);
+  ProtoReader r(msg, at);
   while (!r.done()) {
     uint64_t f = 0;
     int w = 0;
@@ -189,7 +102,7 @@ Status read_point(std::string_view msg, size_t at, bool bucket, std::pair<double
 
 // Summary / Histogram: sample_count(1) sample_sum(2) points(3).
 Status read_distribution(std::string_view msg, size_t at, bool histogram, PushedMetric& m) {
-  Reader r(msg, at);
+  ProtoReader r(msg, at);
   while (!r.done()) {
     uint64_t f = 0;
     int w = 0;
@@ -216,7 +129,7 @@ Status read_distribution(std::string_view msg, size_t at, bool histogram, Pushed
 }
 
 Status read_label(std::string_view msg, size_t at, model::Label& l) {
-  Reader r(msg, at);
+  ProtoReader r(msg, at);
   while (!r.done()) {
     uint64_t f = 0;
     int w = 0;
@@ -263,7 +176,7 @@ PushedType type_of_field(uint64_t f) {
 }
 
 Status read_metric(std::string_view msg, size_t at, PushedFamily& fam, ProtoPush& push) {
-  Reader r(msg, at);
+  ProtoReader r(msg, at);
   PushedMetric m;
   std::optional<PushedType> held;  // the kind of value the metric holds (the last one given)
   while (!r.done()) {
@@ -322,7 +235,7 @@ Status read_metric(std::string_view msg, size_t at, PushedFamily& fam, ProtoPush
 Status read_family(std::string_view msg, size_t at, PushedFamily& fam, ProtoPush& push) {
   // The type may follow the metrics on the wire: read the scalars first.
   {
-    Reader r(msg, at);
+    ProtoReader r(msg, at);
     while (!r.done()) {
       uint64_t f = 0;
       int w = 0;
@@ -347,7 +260,7 @@ Status read_family(std::string_view msg, size_t at, PushedFamily& fam, ProtoPush
   }
   if (fam.name.empty())
     return Status::error("protobuf body: metric family without a name at byte " + std::to_string(at));
-  Reader r(msg, at);
+  ProtoReader r(msg, at);
   while (!r.done()) {
     uint64_t f = 0;
     int w = 0;
@@ -439,7 +352,7 @@ bool is_protobuf_push(std::string_view content_type) {
 Expected<ProtoPush> parse_protobuf_push(std::string_view body) {
   ProtoPush out;
   std::map<std::string, size_t, std::less<>> index;  // name -> position in out.families
-  Reader r(body, 0);
+  ProtoReader r(body, 0);
   while (!r.done()) {
     std::string_view msg;
     size_t at = 0;
