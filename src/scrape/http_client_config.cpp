@@ -27,49 +27,57 @@ class HttpConfigReader : public ConfigReader {
     HttpClientConfig c;
     if (root.IsNull()) return c;
     if (!root.IsMap()) return fail(root, "expected a mapping (basic_auth, authorization, tls_config, ...)");
-    std::string bearer_token, bearer_token_file;
+    HttpClientKeys keys;
     for (const auto& kv : root) {
-      const std::string& key = kv.first.Scalar();
-      const YAML::Node& v = kv.second;
-      Status s;
-      if (key == "basic_auth") {
-        c.basic_auth.emplace();
-        s = basic_auth(v, *c.basic_auth);
-      } else if (key == "authorization") {
-        c.authorization.emplace();
-        s = authorization(v, *c.authorization);
-      } else if (key == "bearer_token") {
-        s = scalar(v, key, bearer_token);
-      } else if (key == "bearer_token_file") {
-        s = scalar(v, key, bearer_token_file);
-      } else if (key == "tls_config") {
-        s = tls_config(v, c.tls);
-      } else if (key == "follow_redirects") {
-        bool follow = true;
-        s = boolean(v, key, follow);
-        if (s && follow)
-          s = fail(v, "follow_redirects: true is not supported (llmon's client does not follow redirects)");
-      } else if (key == "enable_http2") {
-        bool ignored = false;
-        s = boolean(v, key, ignored);
-      } else {
-        s = unknown(kv.first, "HTTP client config");
-      }
-      if (!s) return s;
+      bool taken = false;
+      if (Status s = keys.read(*this, kv.first.Scalar(), kv.second, c, taken); !s) return s;
+      if (!taken) return unknown(kv.first, "HTTP client config");
     }
-    const int kinds = (c.basic_auth ? 1 : 0) + (c.authorization ? 1 : 0) +
-                      ((!bearer_token.empty() || !bearer_token_file.empty()) ? 1 : 0);
-    if (kinds > 1)
-      return fail(root, "at most one of basic_auth, authorization and bearer_token(_file) must be configured");
-    if (!bearer_token.empty() && !bearer_token_file.empty())
-      return fail(root, "at most one of bearer_token & bearer_token_file must be configured");
-    if (!bearer_token.empty() || !bearer_token_file.empty())
-      c.authorization = Authorization{"Bearer", bearer_token, bearer_token_file};
+    if (Status s = keys.finish(*this, root, c); !s) return s;
     return c;
   }
 };
 
 }  // namespace
+
+Status HttpClientKeys::read(const ConfigReader& r, const std::string& key, const YAML::Node& v, HttpClientConfig& c,
+                            bool& taken) {
+  taken = true;
+  if (key == "basic_auth") {
+    c.basic_auth.emplace();
+    return r.basic_auth(v, *c.basic_auth);
+  }
+  if (key == "authorization") {
+    c.authorization.emplace();
+    return r.authorization(v, *c.authorization);
+  }
+  if (key == "bearer_token") return r.scalar(v, key, bearer_token_);
+  if (key == "bearer_token_file") return r.scalar(v, key, bearer_token_file_);
+  if (key == "tls_config") return r.tls_config(v, c.tls);
+  if (key == "follow_redirects") {
+    bool follow = true;
+    Status s = r.boolean(v, key, follow);
+    if (s && follow)
+      return r.fail(v, "follow_redirects: true is not supported (llmon's client does not follow redirects)");
+    return s;
+  }
+  if (key == "enable_http2") {
+    bool ignored = false;
+    return r.boolean(v, key, ignored);
+  }
+  taken = false;
+  return Status::ok();
+}
+
+Status HttpClientKeys::finish(const ConfigReader& r, const YAML::Node& block, HttpClientConfig& c) const {
+  const bool bearer = !bearer_token_.empty() || !bearer_token_file_.empty();
+  if ((c.basic_auth ? 1 : 0) + (c.authorization ? 1 : 0) + (bearer ? 1 : 0) > 1)
+    return r.fail(block, "at most one of basic_auth, authorization and bearer_token(_file) must be configured");
+  if (!bearer_token_.empty() && !bearer_token_file_.empty())
+    return r.fail(block, "at most one of bearer_token & bearer_token_file must be configured");
+  if (bearer) c.authorization = Authorization{"Bearer", bearer_token_, bearer_token_file_};
+  return Status::ok();
+}
 
 Expected<HttpClientConfig> parse_http_client_config(std::string_view text, std::string_view file) {
   return HttpConfigReader(file).file(text);

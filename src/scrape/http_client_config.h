@@ -23,6 +23,10 @@
 #include "net/http_request.h"
 #include "scrape/scrape_config.h"
 
+namespace YAML {
+class Node;
+}
+
 namespace llmon::scrape {
 
 struct HttpClientConfig {
@@ -33,6 +37,21 @@ struct HttpClientConfig {
 
 // `file` names the file in errors. An empty document is the empty config.
 Expected<HttpClientConfig> parse_http_client_config(std::string_view text, std::string_view file);
+
+class ConfigReader;
+
+// The HTTP client keys inside a larger block (a scrape job): read() takes
+// `key` when it is one of them (`taken`), finish() checks the mutual
+// exclusions once the block is read and turns bearer_token(_file) into an
+// Authorization.
+class HttpClientKeys {
+ public:
+  Status read(const ConfigReader& r, const std::string& key, const YAML::Node& v, HttpClientConfig& c, bool& taken);
+  Status finish(const ConfigReader& r, const YAML::Node& block, HttpClientConfig& c) const;
+
+ private:
+  std::string bearer_token_, bearer_token_file_;
+};
 
 // An inline secret, or the trimmed content of its file (read now, so a
 // rotated file is picked up by the next call): "unable to read F: why".

@@ -8,6 +8,7 @@
 #include "base/strings.h"
 #include "model/metric.h"
 #include "scrape/config_reader.h"
+#include "scrape/http_client_config.h"
 
 namespace llmon::scrape {
 namespace {
@@ -128,13 +129,17 @@ class Parser : public ConfigReader {
     if (!n.IsMap()) return fail(n, "expected a mapping");
     c.origin = file_name() + ":" + std::to_string(n.Mark().line + 1);
     bool has_interval = false, has_timeout = false;
-    std::string bearer_token, bearer_token_file;
+    HttpClientKeys http_keys;
+    HttpClientConfig http;
     YAML::Node timeout_node;
     for (const auto& kv : n) {
       const std::string& key = kv.first.Scalar();
       const YAML::Node& v = kv.second;
       Status s;
-      if (key == "job_name") {
+      bool http_key = false;
+      if (s = http_keys.read(*this, key, v, http, http_key); http_key || !s) {
+        // basic_auth, authorization, bearer_token(_file), tls_config, follow_redirects, enable_http2
+      } else if (key == "job_name") {
         s = scalar(v, "job_name", c.job_name);
         if (s) context() += "(job \"" + c.job_name + "\") ";
       } else if (key == "scrape_interval") {
@@ -162,18 +167,6 @@ class Parser : public ConfigReader {
         s = boolean(v, "honor_labels", c.honor_labels);
       } else if (key == "honor_timestamps") {
         s = boolean(v, "honor_timestamps", c.honor_timestamps);
-      } else if (key == "basic_auth") {
-        c.basic_auth.emplace();
-        s = basic_auth(v, *c.basic_auth);
-      } else if (key == "authorization") {
-        c.authorization.emplace();
-        s = authorization(v, *c.authorization);
-      } else if (key == "bearer_token") {
-        s = scalar(v, "bearer_token", bearer_token);
-      } else if (key == "bearer_token_file") {
-        s = scalar(v, "bearer_token_file", bearer_token_file);
-      } else if (key == "tls_config") {
-        s = tls_config(v, c.tls);
       } else if (key == "static_configs") {
         s = static_configs(v, c.static_configs);
       } else if (key == "file_sd_configs") {
@@ -198,14 +191,6 @@ class Parser : public ConfigReader {
           s = fail(v, "body_size_limit: " + b.error());
         else
           c.body_size_limit = *b;
-      } else if (key == "follow_redirects") {
-        bool follow = true;
-        s = boolean(v, key, follow);
-        if (s && follow)
-          s = fail(v, "follow_redirects: true is not supported (llmon's client does not follow redirects)");
-      } else if (key == "enable_http2") {
-        bool ignored = false;
-        s = boolean(v, key, ignored);
       } else {
         s = unknown(kv.first, "scrape config");
       }
@@ -220,14 +205,10 @@ class Parser : public ConfigReader {
                   "scrape timeout greater than scrape interval for scrape config with job name \"" + c.job_name + "\"");
     }
     if (c.scrape_interval_ms <= 0) return fail(n, "scrape_interval must be greater than 0");
-    const int auth_kinds = (c.basic_auth ? 1 : 0) + (c.authorization ? 1 : 0) +
-                           ((!bearer_token.empty() || !bearer_token_file.empty()) ? 1 : 0);
-    if (auth_kinds > 1)
-      return fail(n, "at most one of basic_auth, authorization and bearer_token(_file) must be configured");
-    if (!bearer_token.empty() && !bearer_token_file.empty())
-      return fail(n, "at most one of bearer_token & bearer_token_file must be configured");
-    if (!bearer_token.empty() || !bearer_token_file.empty())
-      c.authorization = Authorization{"Bearer", bearer_token, bearer_token_file};
+    if (Status s = http_keys.finish(*this, n, http); !s) return s;
+    c.basic_auth = std::move(http.basic_auth);
+    c.authorization = std::move(http.authorization);
+    c.tls = std::move(http.tls);
     return Status::ok();
   }
 
