@@ -154,6 +154,7 @@ inline constexpr IntFlag kLimit{"limit"};
 // llmon trace
 inline constexpr IntFlag kTraceThreshold{"trace.threshold"};
 inline constexpr IntFlag kTraceTop{"trace.top"};
+inline constexpr StringFlag kHtml{"html"};
 inline constexpr StringFlag kTraceCaptureDir{"trace.capture-dir"};
 inline constexpr StringFlag kTraceIpcSocket{"trace.ipc-socket"};
 inline constexpr DurationFlag kTraceCaptureTimeout{"trace.capture-timeout"};
@@ -196,7 +197,7 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchForwardSyslog, kLogwatchForwardSyslogFacility, kLogwatchForwardLoki, kLogwatchForwardLokiFormat,
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
     kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush,
-    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
+    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop, kHtml,
     kTraceCaptureDir, kTraceIpcSocket, kTraceCaptureTimeout, kPid, kJob, kGpu, kDurationMs, kIterations,
 };
 // clang-format on
