@@ -1,11 +1,15 @@
 // The agent's on-demand trace capture (trace_capture.h).
 #include "app/trace_capture.h"
 
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "app/storage_setup.h"
 #include "config/flag_names.h"
+#include "http/query.h"
+#include "trace/capture/capture_report.h"
 
 namespace llmon::app {
 
@@ -17,6 +21,23 @@ void answer(http::Response& res, int status, const nlohmann::json& j) {
   res.status = status;
   res.content_type = "application/json";
   res.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string base_name(const std::string& path) {
+  return path.substr(path.find_last_of('/') + 1);
+}
+std::string report_link(const std::string& path) {
+  std::string out = "/api/v1/trace/report?file=";
+  for (unsigned char c : base_name(path)) {
+    if (std::isalnum(c) || c == '.' || c == '_' || c == '-') {
+      out += static_cast<char>(c);
+    } else {
+      char b[4];
+      std::snprintf(b, sizeof b, "%%%02X", c);
+      out += b;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -68,6 +89,10 @@ trace::capture::CaptureOutcome TraceCapture::run(const trace::capture::CaptureRe
   nlohmann::json traces = nlohmann::json::array();
   for (const auto& t : o.traces) {
     nlohmann::json j{{"pid", t.pid}, {"path", t.path}, {"headline", t.headline}, {"error", t.error}};
+    if (!t.path.empty()) {
+      j["file"] = base_name(t.path);
+      j["report"] = report_link(t.path);
+    }
     if (!t.report.is_null()) {
       j["idle_pct"] = t.report["temporal"]["idle_pct"];
       j["compute_pct"] = t.report["temporal"]["compute_pct"];
@@ -154,8 +179,23 @@ Status TraceCapture::register_routes(http::Server& server) {
                                   });
       !s)
     return s;
-  return server.add_route("/api/v1/trace/captures", {"GET"}, [this](const http::Request&, http::Response& res) {
-    answer(res, 200, {{"status", "success"}, {"data", captures()}});
+  if (Status s = server.add_route("/api/v1/trace/captures", {"GET"},
+                                  [this](const http::Request&, http::Response& res) {
+                                    answer(res, 200, {{"status", "success"}, {"data", captures()}});
+                                  });
+      !s)
+    return s;
+  return server.add_route("/api/v1/trace/report", {"GET"}, [this](const http::Request& req, http::Response& res) {
+    auto files = http::query_values(req.query, "file");
+    if (files.size() != 1) {
+      res.status = 400;
+      res.body = "give one file=NAME, the name of a capture in the capture directory\n";
+      return;
+    }
+    auto page = trace::capture::capture_report_page(service_->options().dir, files[0]);
+    res.status = page.status;
+    res.content_type = page.content_type;
+    res.body = std::move(page.body);
   });
 }
 

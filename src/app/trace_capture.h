@@ -5,6 +5,7 @@
 //   POST /api/v1/trace/capture   {"pid","gpu","job_id","duration_ms","iterations","timeout_ms"} -> the outcome
 //   GET  /api/v1/trace/processes the registered processes
 //   GET  /api/v1/trace/captures  the capture log, newest first (alert-triggered ones name their alerts)
+//   GET  /api/v1/trace/report?file=NAME  a capture's HTML report (trace/capture/capture_report.h)
 // and the hook of the notification pipeline's trace_capture receivers.
 // Thread-safe; must outlive the server's routes and the pipeline.
 #pragma once

@@ -60,6 +60,10 @@ class GzipSource : public ByteSource {
 Expected<std::unique_ptr<ByteSource>> open_trace_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return Status::error(path + ": " + std::strerror(errno));
+  return open_trace_fd(fd, path);
+}
+
+Expected<std::unique_ptr<ByteSource>> open_trace_fd(int fd, const std::string& path) {
   unsigned char magic[2] = {0, 0};
   ssize_t k = ::pread(fd, magic, 2, 0);
   if (k == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {

@@ -14,6 +14,9 @@
 namespace llmon::trace {
 
 Expected<std::unique_ptr<ByteSource>> open_trace_file(const std::string& path);
+// The same over a file already open (the source owns fd and closes it);
+// `path` names it in errors. For callers that open with O_NOFOLLOW.
+Expected<std::unique_ptr<ByteSource>> open_trace_fd(int fd, const std::string& path);
 
 // path itself when it is a file; else the *.json and *.json.gz files directly
 // inside the directory, sorted by name. An error when there are none.

@@ -11,6 +11,7 @@ test('the URL round-trips the state', () => {
   assert.deepEqual(parseHash(formatHash(s)), s);
   assert.equal(formatHash(parseHash('')), '#/overview');
   assert.equal(formatHash({ ...parseHash(''), view: 'processes', sort: '-cpu' }), '#/processes?sort=-cpu');
+  assert.equal(parseHash('#/traces').view, 'traces');  // the trace captures (views/traces.js)
 });
 
 test('bad hashes fall back to defaults', () => {
