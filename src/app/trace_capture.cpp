@@ -1,6 +1,7 @@
 // The agent's on-demand trace capture (trace_capture.h).
 #include "app/trace_capture.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <filesystem>
@@ -38,6 +39,21 @@ std::string report_link(const std::string& path) {
     }
   }
   return out;
+}
+
+// Sets key=value in sorted pairs.
+void put(notify::LabelPairs& pairs, const std::string& key, std::string value) {
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), key,
+                             [](const auto& p, const std::string& k) { return p.first < k; });
+  if (it != pairs.end() && it->first == key)
+    it->second = std::move(value);
+  else
+    pairs.insert(it, {key, std::move(value)});
+}
+
+// Every pair of `part` is in `whole` (both sorted).
+bool subset(const notify::LabelPairs& part, const notify::LabelPairs& whole) {
+  return std::includes(whole.begin(), whole.end(), part.begin(), part.end());
 }
 
 }  // namespace
@@ -131,6 +147,7 @@ notify::TraceCaptureHook TraceCapture::hook() {
     for (const auto& n : c.alert_names) names += (names.empty() ? "" : ",") + n;
     log_.info("trace capture: triggered by an alert", {{"receiver", c.receiver}, {"alerts", names}});
     auto o = run(req, "alert", &c);
+    attach(c, o);
     notify::TraceCaptureResult r;
     r.ok = o.ok();
     r.error = o.error;
@@ -138,6 +155,40 @@ notify::TraceCaptureHook TraceCapture::hook() {
       if (!t.path.empty()) r.summary += (r.summary.empty() ? "" : "; ") + t.path + ": " + t.headline;
     return r;
   };
+}
+
+void TraceCapture::attach(const notify::TraceCaptureCall& alert, const trace::capture::CaptureOutcome& o) {
+  Attachment a;
+  std::string summary, link;
+  for (const auto& t : o.traces) {
+    std::string one = t.path.empty() ? "pid " + std::to_string(t.pid) + ": " + t.error
+                                     : base_name(t.path) + ": " + (t.error.empty() ? t.headline : t.error);
+    summary += (summary.empty() ? "" : "; ") + one;
+    if (link.empty() && t.error.empty() && !t.path.empty()) link = report_link(t.path);
+  }
+  if (!o.ok() && !o.error.empty()) summary = "failed: " + o.error + (summary.empty() ? "" : " (" + summary + ")");
+  put(a.annotations, "llmon_trace_capture", summary);
+  if (!link.empty()) put(a.annotations, "llmon_trace_report", link);
+  std::lock_guard<std::mutex> g(mu_);
+  for (const auto& labels : alert.alert_labels) {
+    std::erase_if(attachments_, [&](const Attachment& x) { return x.labels == labels; });
+    a.labels = labels;
+    attachments_.push_front(a);
+  }
+  while (attachments_.size() > kRecent) attachments_.pop_back();
+}
+
+void TraceCapture::annotate(std::vector<rules::GroupSnapshot>& groups) const {
+  std::lock_guard<std::mutex> g(mu_);
+  if (attachments_.empty()) return;
+  for (auto& group : groups)
+    for (auto& rule : group.rules)
+      for (auto& alert : rule.alerts)
+        for (const auto& a : attachments_)
+          if (subset(alert.labels, a.labels)) {
+            for (const auto& [k, v] : a.annotations) put(alert.annotations, k, v);
+            break;
+          }
 }
 
 Status TraceCapture::register_routes(http::Server& server) {
