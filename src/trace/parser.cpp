@@ -35,7 +35,9 @@ struct SyntaxError {
 // (whitespace, digits, the string scanner) stops at them without a bounds
 // check of its own, and the 8-byte digit reads never touch stale bytes. A
 // scan that stops at end_ then throws NeedMore as before.
-constexpr size_t kPad = 64;
+constexpr size_t kPad = InputView::kInputPadding;
+// A mapped input is released behind the parser in steps of this many bytes.
+constexpr size_t kReleaseBytes = 16u << 20;
 
 // The first '"' or '\\' at or after p; the padding guarantees one. SSE2
 // (every x86-64 has it): 16 bytes at a time.
@@ -147,8 +149,15 @@ class Parser {
  public:
   Parser(ByteSource& src, EventSink& sink, TraceHeader& header, const ParseOptions& opts)
       : src_(src), sink_(sink), header_(header), opts_(opts) {
-    buf_.resize(opts_.chunk_bytes + kPad);
-    p_ = end_ = buf_.data();
+    if ((view_ = src_.view()) != nullptr) {  // parsed in place; nothing is ever read
+      origin_ = released_ = p_ = view_->data;
+      end_ = p_ + view_->size;
+      read_total_ = view_->size;
+      eof_ = true;
+    } else {
+      buf_.resize(opts_.chunk_bytes + kPad);
+      origin_ = p_ = end_ = buf_.data();
+    }
     pad();
   }
 
@@ -167,7 +176,7 @@ class Parser {
   }
 
  private:
-  uint64_t abs(const char* p) const { return base_ + static_cast<uint64_t>(p - buf_.data()); }
+  uint64_t abs(const char* p) const { return base_ + static_cast<uint64_t>(p - origin_); }
   [[noreturn]] void fail(const std::string& what) const { throw SyntaxError{abs(p_), what}; }
 
   size_t capacity() const { return buf_.size() - kPad; }
@@ -175,6 +184,7 @@ class Parser {
 
   // Keeps [p_, end_), reads more after it. False at the end of the input.
   bool refill() {
+    if (view_) return false;
     size_t keep = static_cast<size_t>(end_ - p_);
     base_ += static_cast<uint64_t>(p_ - buf_.data());
     std::memmove(buf_.data(), p_, keep);
@@ -183,7 +193,7 @@ class Parser {
         throw SyntaxError{base_, "a single value is larger than " + std::to_string(opts_.max_value_bytes) + " bytes"};
       buf_.resize(keep + opts_.chunk_bytes + kPad);
     }
-    p_ = buf_.data();
+    origin_ = p_ = buf_.data();
     end_ = p_ + keep;
     pad();
     if (eof_) return false;
@@ -630,9 +640,18 @@ class Parser {
     sink_.on_event(e);
   }
 
+  // A view's bytes before the current unit are done with.
+  void release_behind() {
+    if (!view_ || static_cast<size_t>(p_ - released_) < kReleaseBytes) return;
+    size_t off = static_cast<size_t>(p_ - origin_) & ~size_t{4095};
+    view_->release(off);
+    released_ = origin_ + off;
+  }
+
   void events(bool top_level_array) {
     bool first = true;
     for (;;) {
+      release_behind();
       if (top_level_array && at_end()) return;  // Chrome allows a missing ']'
       bool done = false;
       unit("an event", [&] {
@@ -789,6 +808,9 @@ class Parser {
   TraceHeader& header_;
   ParseOptions opts_;
   std::string buf_;
+  InputView* view_ = nullptr;     // the input in place of buf_
+  const char* origin_ = nullptr;  // buf_.data() or view_->data: byte base_ of the input
+  const char* released_ = nullptr;
   const char* p_;
   const char* end_;
   uint64_t base_ = 0;
