@@ -7,7 +7,8 @@
 # as a markdown table for docs/performance.md; the answers must agree.
 # Usage: bench/trace_parse.sh [SIZE_MB=1000] [BUILD_DIR=build]
 #   RUNS=3 (best of, for the C++ readers); PYTHON=0 skips the Python run;
-#   GZ=1 also measures a gzip -1 copy; TMPDIR decides where the trace is written.
+#   GZ=1 also measures a gzip -1 copy; TMPDIR decides where the trace is written;
+#   BASELINE=PATH/llmon also measures another llmon build (before/after in one run).
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -54,6 +55,11 @@ log "llmon trace analyze --json (best of $RUNS)"
 best_of "$LLMON" trace analyze --json "$TRACE"
 row "llmon trace analyze (streaming parser)" "$BYTES"
 LLMON_IDLE="$(printf '%s' "$OUT" | "$PY" -c 'import json,sys; t=json.load(sys.stdin)["ranks"][0]["temporal"]; print(t["idle_us"], t["compute_us"], t["kernel_time_us"])')"
+if [[ -n "${BASELINE:-}" ]]; then
+  log "baseline llmon $BASELINE (best of $RUNS)"
+  best_of "$BASELINE" trace analyze --json "$TRACE"
+  row "llmon trace analyze, baseline build ($BASELINE)" "$BYTES"
+fi
 if [[ -x "$PROBE" ]]; then
   log "simdjson On-Demand probe (best of $RUNS)"
   best_of "$PROBE" "$TRACE"
@@ -65,6 +71,10 @@ if [[ "${GZ:-0}" == 1 ]]; then
   gzip -1 -c "$TRACE" >"$TRACE.gz"
   best_of "$LLMON" trace analyze --json "$TRACE.gz"
   row "llmon trace analyze, .json.gz ($(($(stat -c %s "$TRACE.gz") / 1000000)) MB compressed)" "$BYTES"
+  if [[ -n "${BASELINE:-}" ]]; then
+    best_of "$BASELINE" trace analyze --json "$TRACE.gz"
+    row "llmon trace analyze, .json.gz, baseline build" "$BYTES"
+  fi
   rm -f "$TRACE.gz"
 fi
 if [[ "${PYTHON:-1}" == 1 ]]; then

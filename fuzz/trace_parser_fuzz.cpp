@@ -1,10 +1,12 @@
 // Fuzz target: the streaming trace parser (trace/parser.h) and what follows
 // it (TraceBuilder, analyze). Any bytes must parse or give an error, never
-// crash; reading them 3 bytes at a time through a tiny buffer must give the
-// same status and the same events as reading them whole.
+// crash; reading them 3 bytes at a time through a tiny buffer, or parsing them
+// in place (ByteSource::view(), as a mapped file is), must give the same
+// status and the same events as reading them whole.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "trace/analysis.h"
@@ -20,8 +22,24 @@ struct Run {
   size_t kernels;
 };
 
-Run run(std::string_view text, size_t max_read, size_t chunk) {
-  llmon::trace::StringSource src(text, max_read);
+// The input in place, with the padding the parser writes its sentinel to.
+class ViewSource : public llmon::trace::ByteSource, public llmon::trace::InputView {
+ public:
+  explicit ViewSource(std::string_view text) : bytes_(std::string(text) + std::string(kInputPadding, '\0')) {
+    data = bytes_.data();
+    size = text.size();
+  }
+  llmon::Expected<size_t> read(char*, size_t) override { std::abort(); }
+  InputView* view() override { return this; }
+
+ private:
+  std::string bytes_;
+};
+
+Run run(std::string_view text, size_t max_read, size_t chunk, bool in_place = false) {
+  llmon::trace::StringSource plain(text, max_read);
+  ViewSource view(text);
+  llmon::trace::ByteSource& src = in_place ? static_cast<llmon::trace::ByteSource&>(view) : plain;
   llmon::trace::TraceBuilder builder;
   llmon::trace::TraceHeader header;
   llmon::trace::ParseOptions opts;
@@ -40,8 +58,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
   Run whole = run(text, SIZE_MAX, 1u << 16);
   Run pieces = run(text, 3, 16);
-  if (whole.ok != pieces.ok || whole.events != pieces.events || whole.kernels != pieces.kernels ||
-      whole.message != pieces.message)
-    std::abort();
+  Run in_place = run(text, SIZE_MAX, 1u << 16, true);
+  for (const Run* r : {&pieces, &in_place})
+    if (whole.ok != r->ok || whole.events != r->events || whole.kernels != r->kernels || whole.message != r->message)
+      std::abort();
   return 0;
 }

@@ -316,6 +316,9 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
       log.error("cannot register the events API", {{"err", st.message()}});
   }
   if (alerting) {
+    if (trace_capture)
+      alerting->set_snapshot_decorator(
+          [tc = trace_capture.get()](std::vector<rules::GroupSnapshot>& groups) { tc->annotate(groups); });
     if (Status st = alerting->register_routes(server); !st)
       log.error("cannot register the rules API", {{"err", st.message()}});
   }

@@ -150,7 +150,14 @@ ReloadStats Alerting::reload_stats() const {
 }
 
 Status Alerting::register_routes(http::Server& server) {
-  if (Status s = api::register_rules_api(server, [this] { return snapshot(); }); !s) return s;
+  if (Status s = api::register_rules_api(server,
+                                         [this] {
+                                           auto groups = snapshot();
+                                           if (decorator_) decorator_(groups);
+                                           return groups;
+                                         });
+      !s)
+    return s;
   // Prometheus serves /-/reload only with --web.enable-lifecycle because the
   // same switch enables /-/quit; ours only re-reads the configured files.
   return server.add_route("/-/reload", {"POST", "PUT"}, [this](const http::Request&, http::Response& res) {

@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -64,6 +65,13 @@ class Alerting {
   ReloadStats reload_stats() const;
   const rules::Manager& manager() const { return manager_; }
 
+  // Called on every snapshot the API answers with (not on what the rules
+  // send): adds annotations the agent keeps for alerts, such as an
+  // alert-triggered trace capture (trace_capture.h). Set before the routes
+  // serve; must be thread-safe.
+  using SnapshotDecorator = std::function<void(std::vector<rules::GroupSnapshot>&)>;
+  void set_snapshot_decorator(SnapshotDecorator d) { decorator_ = std::move(d); }
+
   // GET /api/v1/rules, /api/v1/alerts and POST /-/reload.
   Status register_routes(http::Server& server);
   // llmon_rule_* and llmon_rules_config_* metrics.
@@ -76,6 +84,7 @@ class Alerting {
   std::mutex reload_mu_;
   mutable std::mutex stats_mu_;
   ReloadStats stats_;
+  SnapshotDecorator decorator_;
 };
 
 }  // namespace llmon::app

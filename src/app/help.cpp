@@ -95,7 +95,7 @@ void write_help(std::FILE* out, bool markdown) {
       "                 log events of a running agent (--url) or a journal (--events.path) (docs/logwatch.md)\n"
       "llmon health [--json] [--url=URL] | llmon health set-healthy GPU\n"
       "                 GPU health verdicts of a running agent; clear a repaired GPU (docs/gpu-health.md)\n"
-      "llmon trace analyze FILE|DIR [--json] [--trace.threshold=30] [--trace.top=10]\n"
+      "llmon trace analyze FILE|DIR [--json] [--html=OUT.html] [--trace.threshold=30] [--trace.top=10]\n"
       "                 PyTorch profiler traces (.json, .json.gz; a DIR of ranks) analysed like HTA (docs/trace.md)\n"
       "llmon trace capture [--pid=P | --job=J | --gpu=N] [--duration-ms=500 | --iterations=N] [--url=URL]\n"
       "                 a trace from running Kineto processes through the agent (--trace.capture-dir)\n"

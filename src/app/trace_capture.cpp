@@ -1,11 +1,16 @@
 // The agent's on-demand trace capture (trace_capture.h).
 #include "app/trace_capture.h"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
 #include "app/storage_setup.h"
 #include "config/flag_names.h"
+#include "http/query.h"
+#include "trace/capture/capture_report.h"
 
 namespace llmon::app {
 
@@ -17,6 +22,38 @@ void answer(http::Response& res, int status, const nlohmann::json& j) {
   res.status = status;
   res.content_type = "application/json";
   res.body = j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::string base_name(const std::string& path) {
+  return path.substr(path.find_last_of('/') + 1);
+}
+std::string report_link(const std::string& path) {
+  std::string out = "/api/v1/trace/report?file=";
+  for (unsigned char c : base_name(path)) {
+    if (std::isalnum(c) || c == '.' || c == '_' || c == '-') {
+      out += static_cast<char>(c);
+    } else {
+      char b[4];
+      std::snprintf(b, sizeof b, "%%%02X", c);
+      out += b;
+    }
+  }
+  return out;
+}
+
+// Sets key=value in sorted pairs.
+void put(notify::LabelPairs& pairs, const std::string& key, std::string value) {
+  auto it = std::lower_bound(pairs.begin(), pairs.end(), key,
+                             [](const auto& p, const std::string& k) { return p.first < k; });
+  if (it != pairs.end() && it->first == key)
+    it->second = std::move(value);
+  else
+    pairs.insert(it, {key, std::move(value)});
+}
+
+// Every pair of `part` is in `whole` (both sorted).
+bool subset(const notify::LabelPairs& part, const notify::LabelPairs& whole) {
+  return std::includes(whole.begin(), whole.end(), part.begin(), part.end());
 }
 
 }  // namespace
@@ -68,6 +105,10 @@ trace::capture::CaptureOutcome TraceCapture::run(const trace::capture::CaptureRe
   nlohmann::json traces = nlohmann::json::array();
   for (const auto& t : o.traces) {
     nlohmann::json j{{"pid", t.pid}, {"path", t.path}, {"headline", t.headline}, {"error", t.error}};
+    if (!t.path.empty()) {
+      j["file"] = base_name(t.path);
+      j["report"] = report_link(t.path);
+    }
     if (!t.report.is_null()) {
       j["idle_pct"] = t.report["temporal"]["idle_pct"];
       j["compute_pct"] = t.report["temporal"]["compute_pct"];
@@ -106,6 +147,7 @@ notify::TraceCaptureHook TraceCapture::hook() {
     for (const auto& n : c.alert_names) names += (names.empty() ? "" : ",") + n;
     log_.info("trace capture: triggered by an alert", {{"receiver", c.receiver}, {"alerts", names}});
     auto o = run(req, "alert", &c);
+    attach(c, o);
     notify::TraceCaptureResult r;
     r.ok = o.ok();
     r.error = o.error;
@@ -113,6 +155,40 @@ notify::TraceCaptureHook TraceCapture::hook() {
       if (!t.path.empty()) r.summary += (r.summary.empty() ? "" : "; ") + t.path + ": " + t.headline;
     return r;
   };
+}
+
+void TraceCapture::attach(const notify::TraceCaptureCall& alert, const trace::capture::CaptureOutcome& o) {
+  Attachment a;
+  std::string summary, link;
+  for (const auto& t : o.traces) {
+    std::string one = t.path.empty() ? "pid " + std::to_string(t.pid) + ": " + t.error
+                                     : base_name(t.path) + ": " + (t.error.empty() ? t.headline : t.error);
+    summary += (summary.empty() ? "" : "; ") + one;
+    if (link.empty() && t.error.empty() && !t.path.empty()) link = report_link(t.path);
+  }
+  if (!o.ok() && !o.error.empty()) summary = "failed: " + o.error + (summary.empty() ? "" : " (" + summary + ")");
+  put(a.annotations, "llmon_trace_capture", summary);
+  if (!link.empty()) put(a.annotations, "llmon_trace_report", link);
+  std::lock_guard<std::mutex> g(mu_);
+  for (const auto& labels : alert.alert_labels) {
+    std::erase_if(attachments_, [&](const Attachment& x) { return x.labels == labels; });
+    a.labels = labels;
+    attachments_.push_front(a);
+  }
+  while (attachments_.size() > kRecent) attachments_.pop_back();
+}
+
+void TraceCapture::annotate(std::vector<rules::GroupSnapshot>& groups) const {
+  std::lock_guard<std::mutex> g(mu_);
+  if (attachments_.empty()) return;
+  for (auto& group : groups)
+    for (auto& rule : group.rules)
+      for (auto& alert : rule.alerts)
+        for (const auto& a : attachments_)
+          if (subset(alert.labels, a.labels)) {
+            for (const auto& [k, v] : a.annotations) put(alert.annotations, k, v);
+            break;
+          }
 }
 
 Status TraceCapture::register_routes(http::Server& server) {
@@ -154,8 +230,23 @@ Status TraceCapture::register_routes(http::Server& server) {
                                   });
       !s)
     return s;
-  return server.add_route("/api/v1/trace/captures", {"GET"}, [this](const http::Request&, http::Response& res) {
-    answer(res, 200, {{"status", "success"}, {"data", captures()}});
+  if (Status s = server.add_route("/api/v1/trace/captures", {"GET"},
+                                  [this](const http::Request&, http::Response& res) {
+                                    answer(res, 200, {{"status", "success"}, {"data", captures()}});
+                                  });
+      !s)
+    return s;
+  return server.add_route("/api/v1/trace/report", {"GET"}, [this](const http::Request& req, http::Response& res) {
+    auto files = http::query_values(req.query, "file");
+    if (files.size() != 1) {
+      res.status = 400;
+      res.body = "give one file=NAME, the name of a capture in the capture directory\n";
+      return;
+    }
+    auto page = trace::capture::capture_report_page(service_->options().dir, files[0]);
+    res.status = page.status;
+    res.content_type = page.content_type;
+    res.body = std::move(page.body);
   });
 }
 

@@ -5,7 +5,12 @@
 //   POST /api/v1/trace/capture   {"pid","gpu","job_id","duration_ms","iterations","timeout_ms"} -> the outcome
 //   GET  /api/v1/trace/processes the registered processes
 //   GET  /api/v1/trace/captures  the capture log, newest first (alert-triggered ones name their alerts)
-// and the hook of the notification pipeline's trace_capture receivers.
+//   GET  /api/v1/trace/report?file=NAME  a capture's HTML report (trace/capture/capture_report.h)
+// and the hook of the notification pipeline's trace_capture receivers. An
+// alert-triggered capture is attached to its alerts: annotate() adds
+// llmon_trace_capture (file and headline, or the error) and
+// llmon_trace_report (the report's URL path) to the alerts /api/v1/alerts
+// and /api/v1/rules show (alerting.h's snapshot decorator).
 // Thread-safe; must outlive the server's routes and the pipeline.
 #pragma once
 
@@ -20,6 +25,7 @@
 #include "config/settings.h"
 #include "http/server.h"
 #include "notify/senders/trace_capture.h"
+#include "rules/group.h"
 #include "trace/capture/capture_service.h"
 #include "trace/capture/ipc_server.h"
 
@@ -38,6 +44,10 @@ class TraceCapture {
   trace::capture::CaptureOutcome run(const trace::capture::CaptureRequest& req, const std::string& trigger,
                                      const notify::TraceCaptureCall* alert = nullptr);
   nlohmann::json captures() const;
+  // Adds the latest alert-triggered capture's annotations to every alert
+  // whose labels are all among the labels of an alert that triggered it
+  // (sent alerts carry the external labels too).
+  void annotate(std::vector<rules::GroupSnapshot>& groups) const;
   void stop();
 
  private:
@@ -48,8 +58,15 @@ class TraceCapture {
   std::unique_ptr<trace::capture::IpcServer> server_;
   std::unique_ptr<trace::capture::CaptureService> service_;
   std::string log_path_;
+  void attach(const notify::TraceCaptureCall& alert, const trace::capture::CaptureOutcome& o);
+
   mutable std::mutex mu_;
   std::deque<nlohmann::json> recent_;
+  struct Attachment {
+    notify::LabelPairs labels;       // of the alert, as sent (sorted)
+    notify::LabelPairs annotations;  // llmon_trace_capture, llmon_trace_report
+  };
+  std::deque<Attachment> attachments_;  // newest first, at most kRecent
 };
 
 }  // namespace llmon::app

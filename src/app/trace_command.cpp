@@ -1,15 +1,18 @@
-// `llmon trace analyze FILE|DIR [--json]` (docs/trace.md): each rank's
+// `llmon trace analyze FILE|DIR [--json] [--html=OUT]` (docs/trace.md): each rank's
 // PyTorch profiler trace parsed as a stream and analysed like HTA: temporal
 // breakdown, kernel types and classes, top kernels and operators (flagged
-// at or above --trace.threshold percent, default 30), steps. Exit codes: 0 ok, 1 a file did not parse,
-// 2 usage errors.
+// at or above --trace.threshold percent, default 30), steps; --html also writes
+// the --json document as a self-contained page (trace/report_html.h). Exit
+// codes: 0 ok, 1 a file did not parse or the page could not be written, 2 usage errors.
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include "app/commands.h"
+#include "base/atomic_file.h"
 #include "config/flag_names.h"
 #include "trace/load.h"
+#include "trace/report_html.h"
 #include "trace/report_json.h"
 #include "trace/trace_file.h"
 
@@ -17,12 +20,13 @@ namespace llmon::app {
 namespace {
 
 int usage(std::FILE* err, const std::string& why) {
-  std::fprintf(err,
-               "llmon trace: %s\n"
-               "usage: llmon trace analyze FILE|DIR [--json] [--trace.threshold=30] [--trace.top=10]\n"
-               "       llmon trace capture [--pid=P | --job=J | --gpu=N] [--duration-ms=500 | --iterations=N]\n"
-               "       (Kineto/torch.profiler .json or .json.gz; a DIR of rank files)\n",
-               why.c_str());
+  std::fprintf(
+      err,
+      "llmon trace: %s\n"
+      "usage: llmon trace analyze FILE|DIR [--json] [--html=OUT.html] [--trace.threshold=30] [--trace.top=10]\n"
+      "       llmon trace capture [--pid=P | --job=J | --gpu=N] [--duration-ms=500 | --iterations=N]\n"
+      "       (Kineto/torch.profiler .json or .json.gz; a DIR of rank files)\n",
+      why.c_str());
   return 2;
 }
 
@@ -115,6 +119,15 @@ int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err) {
     f.data.launch_ts = {};
     f.data.names = {};
     reports.push_back(std::move(f));
+  }
+  std::string html_path = s.get(config::flag::kHtml);
+  if (!html_path.empty()) {
+    Status st =
+        base::write_file_atomic(html_path, trace::report_html(trace::report_json(reports, opts.flag_share)), 0644);
+    if (!st) {
+      std::fprintf(err, "llmon trace: --html: %s\n", st.message().c_str());
+      rc = 1;
+    }
   }
   if (s.get(config::flag::kJson)) {
     std::fputs(trace::report_json(reports, opts.flag_share).c_str(), out);

@@ -159,6 +159,7 @@ inline constexpr IntFlag kLimit{"limit"};
 // llmon trace
 inline constexpr IntFlag kTraceThreshold{"trace.threshold"};
 inline constexpr IntFlag kTraceTop{"trace.top"};
+inline constexpr StringFlag kHtml{"html"};
 inline constexpr StringFlag kTraceCaptureDir{"trace.capture-dir"};
 inline constexpr StringFlag kTraceIpcSocket{"trace.ipc-socket"};
 inline constexpr DurationFlag kTraceCaptureTimeout{"trace.capture-timeout"};
@@ -203,7 +204,7 @@ inline constexpr FlagRef kAll[] = {
     kLogwatchForwardLokiLabels, kScrapeConfig, kScrapeDiscover, kScrapeKubeletUrl,
     kScrapeKubeletTokenFile, kScrapeKubeletCaFile, kWebEnablePush, kUiDatasource, kUiDatasourceNodeLabel,
     kUiDatasourceHttpConfigFile,
-    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop,
+    kRemoteWriteConfig, kEventsPath, kEventsRetention, kEventsMaxSize, kRule, kSeverity, kSource, kLimit, kTraceThreshold, kTraceTop, kHtml,
     kTraceCaptureDir, kTraceIpcSocket, kTraceCaptureTimeout, kPid, kJob, kGpu, kDurationMs, kIterations,
 };
 // clang-format on

@@ -405,6 +405,11 @@ std::vector<FlagSpec> build_table() {
        "`llmon trace analyze`: flag a kernel or CPU operator whose share of the time is at least this many percent.",
        {"trace"}},
       {flag::kTraceTop, "10", "`llmon trace analyze`: rows in the top kernels and top operators lists.", {"trace"}},
+      {flag::kHtml,
+       "",
+       "`llmon trace analyze`: also write the report as one self-contained HTML file here (charts and tables drawn "
+       "from the --json document embedded in it; nothing fetched).",
+       {"trace"}},
       {flag::kTraceCaptureDir, "",
        "Directory for on-demand PyTorch profiler traces (docs/trace.md#capture). Set: the agent answers Kineto's "
        "daemon protocol (KINETO_USE_DAEMON=1 jobs) on --trace.ipc-socket and serves POST /api/v1/trace/capture. "

@@ -12,5 +12,7 @@
 namespace llmon::trace {
 
 Expected<TraceData> load_trace_file(const std::string& path, ParseStats* stats = nullptr);
+// The same from a source already open; `path` names it in errors.
+Expected<TraceData> load_trace(ByteSource& src, const std::string& path, ParseStats* stats = nullptr);
 
 }  // namespace llmon::trace

@@ -7,7 +7,11 @@
 #   1. an alert rule fires with the client's pid as a label, the route's
 #      trace_capture receiver captures from that pid, the trace is gzipped and
 #      analysed, and the capture log (/api/v1/trace/captures) shows the alert,
-#      the .json.gz and the headline numbers;
+#      the .json.gz and the headline numbers; the result is attached to the
+#      alert (annotations in /api/v1/alerts, the report link serving the
+#      capture's HTML page); the report route refuses names outside the
+#      capture directory; with a browser, the dashboard's Traces view and
+#      alert view (web/browser/traces.browser.mjs);
 #   2. `llmon trace capture --pid P` round trip: exit 0, the path and summary
 #      printed, the file readable by `llmon trace analyze`;
 #   3. no match: exit 1 with "No processes were matched" naming the
@@ -94,6 +98,58 @@ assert "GPU kernels over" in t["headline"] and "top kernel ampere_sgemm_128x64_t
 PYEOF
 grep -q '"trigger":"alert"' "$CAP/captures.jsonl" || fail "captures.jsonl lacks the alert record"
 log "alert-triggered capture recorded"
+
+# 1b. The result is attached to the alert: /api/v1/alerts shows the capture's
+#     file and headline numbers as annotations, and the report link serves
+#     the capture's HTML report.
+fetch "$URL/api/v1/alerts" "$SCRATCH/alerts.json"
+"$PY" - "$SCRATCH/alerts.json" "$SCRATCH/captures.json" <<'PYEOF' >"$SCRATCH/report_link" || fail "alert annotations: $(cat "$SCRATCH/alerts.json")"
+import json, sys
+alerts = json.load(open(sys.argv[1]))["data"]["alerts"]
+rec = [r for r in json.load(open(sys.argv[2]))["data"] if r["trigger"] == "alert"][0]
+t = rec["traces"][0]
+a = [x for x in alerts if x["labels"]["alertname"] == "ItestStepTimeRegressed"][0]
+ann = a["annotations"]
+assert ann["llmon_trace_capture"].startswith(t["file"] + ": "), ann
+assert "GPU kernels over" in ann["llmon_trace_capture"] and "idle " in ann["llmon_trace_capture"], ann
+assert "top kernel ampere_sgemm_128x64_tn" in ann["llmon_trace_capture"], ann
+assert ann["llmon_trace_report"] == t["report"] == "/api/v1/trace/report?file=" + t["file"], (ann, t)
+print(ann["llmon_trace_report"])
+PYEOF
+fetch "$URL$(cat "$SCRATCH/report_link")" "$SCRATCH/report.html"
+grep -q 'id="report-data"' "$SCRATCH/report.html" || fail "the report link did not serve the report page"
+grep -q 'ampere_sgemm_128x64_tn' "$SCRATCH/report.html" || fail "the report page lacks the top kernel"
+log "the capture is attached to the alert (annotations, report page)"
+
+# 1c. The report route serves only files of the capture directory.
+ln -s /etc/hostname "$CAP/evil.json"
+mkdir "$CAP/dir.json"
+for q in 'file=../captures.jsonl' 'file=..%2Fx.json' 'file=%2Fetc%2Fpasswd' 'file=captures.jsonl' 'file=.json' \
+  'file=a/../../x.json.gz' '' 'file=a.json&file=b.json'; do
+  code="$(http_status "$URL/api/v1/trace/report?$q")"
+  [[ "$code" == 400 ]] || fail "GET /api/v1/trace/report?$q answered $code, want 400"
+done
+for q in 'file=evil.json' 'file=dir.json' 'file=missing.json.gz'; do
+  code="$(http_status "$URL/api/v1/trace/report?$q")"
+  [[ "$code" == 404 ]] || fail "GET /api/v1/trace/report?$q answered $code, want 404"
+done
+rm -f "$CAP/evil.json"
+rmdir "$CAP/dir.json"
+log "report route: names outside the directory refused"
+
+# 1d. The dashboard's Traces view and alert view in a browser, when there is one.
+NODE="${NODE:-node}"
+CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
+fetch "$URL/" "$SCRATCH/index.html"
+if ! require_cmd "$NODE" || [[ -z "$CHROMIUM" || ! -d "$REPO/web/node_modules/playwright-core" ]]; then
+  log "node, chromium or web/node_modules missing: the dashboard's Traces view is not checked in a browser"
+elif ! grep -q 'assets/app.js' "$SCRATCH/index.html"; then
+  log "llmon built without the dashboard (-DLLMON_WEB=OFF): the Traces view is not checked"
+else
+  ART="${LLMON_TEST_ARTIFACTS:-$(dirname "$LLMON")/test-artifacts}/trace-capture"
+  "$NODE" "$REPO/web/browser/traces.browser.mjs" "$URL" "$ART" "$CHROMIUM" 2>&1 | tee "$SCRATCH/browser.out"
+  [[ ${PIPESTATUS[0]} -eq 0 ]] || fail "dashboard Traces view checks failed (screenshots in $ART)"
+fi
 
 # 2. The CLI round trip.
 out="$("$LLMON" trace capture --url="$URL" --pid="$CLIENT_PID" --duration-ms=100 2>"$SCRATCH/cli.err")" ||

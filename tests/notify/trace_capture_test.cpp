@@ -61,6 +61,9 @@ TEST(TraceCaptureSender, OneCapturePerSelectorFromTheLabels) {
   ASSERT_EQ(calls->size(), 2u);
   EXPECT_EQ((*calls)[0].pid, 42);
   EXPECT_EQ((*calls)[0].alert_names, (std::vector<std::string>{"StepSlow", "GpuIdle"}));
+  ASSERT_EQ((*calls)[0].alert_labels.size(), 2u);  // each alert's own labels, for the attachment
+  EXPECT_EQ((*calls)[0].alert_labels[0], n.alerts[0].labels);
+  EXPECT_EQ((*calls)[0].alert_labels[1], n.alerts[1].labels);
   EXPECT_FALSE((*calls)[0].gpu);
   EXPECT_EQ((*calls)[1].gpu, 3);
   EXPECT_EQ((*calls)[1].job_id, 77);

@@ -170,5 +170,57 @@ TEST(TraceParser, ExponentsAndWrongTypes) {
   EXPECT_TRUE(r.events[0].overflowed);
 }
 
+// An input offered whole (ByteSource::view(), as a mapped file is): parsed in
+// place, the same events and errors as read in chunks, released only behind
+// the parser and in order.
+class ViewSource : public ByteSource, public InputView {
+ public:
+  explicit ViewSource(std::string_view text) : bytes_(std::string(text) + std::string(kInputPadding, 'x')) {
+    data = bytes_.data();
+    size = text.size();
+  }
+  Expected<size_t> read(char*, size_t) override { return Status::error("read() called on a view"); }
+  InputView* view() override { return this; }
+  void release(size_t offset) override { released.push_back(offset); }
+  std::vector<size_t> released;
+
+ private:
+  std::string bytes_;
+};
+
+TEST(TraceParser, InputViewGivesTheSameEventsAndErrors) {
+  for (std::string_view text : {kTrace, kTrace.substr(0, 400), std::string_view("[{\"ph\": \"X\"}, {\"ts\": 1e3")}) {
+    ViewSource src(text);
+    Collect sink;
+    TraceHeader header;
+    Status st = parse_trace(src, sink, header);
+    Result whole = parse(text, 3, 16);
+    EXPECT_EQ(st.is_ok(), whole.status.is_ok()) << text;
+    EXPECT_EQ(st.message(), whole.status.message());
+    EXPECT_EQ(sink.events, whole.events);
+    EXPECT_EQ(header.rank, whole.header.rank);
+  }
+  // A large input is released behind the parser, in order, at event starts' pages.
+  std::string big = "[";
+  while (big.size() < (40u << 20))
+    big += R"({"ph": "X", "cat": "kernel", "name": "k", "ts": 1, "dur": 2, "args": {"stream": 7}},)"
+           "\n";
+  big += "{}]";
+  ViewSource src(big);
+  Collect sink;
+  TraceHeader header;
+  ParseStats stats;
+  ASSERT_TRUE(parse_trace(src, sink, header, &stats));
+  EXPECT_EQ(stats.bytes, big.size());
+  ASSERT_GE(src.released.size(), 2u);
+  for (size_t i = 0; i < src.released.size(); ++i) {
+    EXPECT_EQ(src.released[i] % 4096, 0u);
+    EXPECT_LT(src.released[i], big.size());
+    if (i) {
+      EXPECT_GT(src.released[i], src.released[i - 1]);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace llmon::trace

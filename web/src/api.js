@@ -122,6 +122,10 @@ export class Api {
   silences() {
     return this.#call('/api/v2/silences');
   }
+  // The agent's trace captures, newest first (docs/trace.md).
+  traceCaptures() {
+    return this.#call('/api/v1/trace/captures');
+  }
   createSilence(silence) {
     return this.#call('/api/v2/silences', { method: 'POST', json: silence });
   }

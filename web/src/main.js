@@ -17,10 +17,11 @@ import { ExploreView } from './views/explore.js';
 import { HealthView, LaterView } from './views/health.js';
 import { DiagnosisView } from './views/diagnosis.js';
 import { ApplicationsView } from './views/applications.js';
+import { TracesView } from './views/traces.js';
 
 const NAV = [
   ['overview', 'Overview'], ['processes', 'GPU processes'], ['apps', 'Applications'], ['host', 'Host'], ['alerts', 'Alerts'],
-  ['health', 'GPU health'], ['logs', 'Logs'], ['diagnosis', 'Diagnosis'],
+  ['health', 'GPU health'], ['logs', 'Logs'], ['diagnosis', 'Diagnosis'], ['traces', 'Traces'],
   ['explore', 'Explore'],
 ];
 const LATER = {
@@ -200,6 +201,7 @@ class App {
       : v === 'health' ? new HealthView(ctx, root)
       : v === 'diagnosis' ? new DiagnosisView(ctx, root)
       : v === 'apps' ? new ApplicationsView(ctx, root)
+      : v === 'traces' ? new TracesView(ctx, root)
       : new LaterView(ctx, root, LATER[v]);
     this.#syncControls();
     this.tick(true);

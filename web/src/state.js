@@ -2,7 +2,7 @@
 // the sender saw: #/<view>?range=1h&end=1733100000&expr=...  Pure (unit-tested).
 import { parseDuration, formatDuration } from './format.js';
 
-export const VIEWS = ['overview', 'processes', 'host', 'alerts', 'explore', 'health', 'logs', 'diagnosis', 'apps'];
+export const VIEWS = ['overview', 'processes', 'host', 'alerts', 'explore', 'health', 'logs', 'diagnosis', 'apps', 'traces'];
 export const RANGES = ['5m', '15m', '1h', '3h', '6h', '12h', '24h', '2d', '7d', '15d'];
 const DEFAULT = { view: 'overview', range: 300, end: null, expr: '', sort: '', filter: '', gpu: '', node: '' };
 

@@ -14,6 +14,7 @@ test('the URL round-trips the state', () => {
   const f = parseHash('#/overview?node=gpu07%3A8747');  // fleet mode's node picker
   assert.equal(f.node, 'gpu07:8747');
   assert.equal(formatHash(f), '#/overview?node=gpu07%3A8747');
+  assert.equal(parseHash('#/traces').view, 'traces');  // the trace captures (views/traces.js)
 });
 
 test('bad hashes fall back to defaults', () => {

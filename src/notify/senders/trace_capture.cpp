@@ -37,12 +37,14 @@ Expected<std::vector<TraceCaptureCall>> trace_capture_calls(const TraceCaptureNo
     for (auto& o : calls)
       if (o.pid == c.pid && o.gpu == c.gpu && o.job_id == c.job_id) {
         o.alert_names.push_back(name);
+        o.alert_labels.push_back(a.labels);
         merged = true;
       }
     if (merged) continue;
     c.receiver = n.receiver;
     c.alert_names = {name};
     c.labels = a.labels;
+    c.alert_labels = {a.labels};
     c.duration_ms = cfg.duration_ms;
     c.iterations = cfg.iterations;
     c.timeout_ms = cfg.timeout_ms;

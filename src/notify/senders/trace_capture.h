@@ -26,6 +26,7 @@ struct TraceCaptureCall {
   std::string receiver;
   std::vector<std::string> alert_names;  // the alerts that share this selector
   LabelPairs labels;                     // the first such alert's labels
+  std::vector<LabelPairs> alert_labels;  // every such alert's labels, in alert_names' order
   std::optional<int32_t> pid, gpu;
   std::optional<int64_t> job_id;
   int64_t duration_ms = 500;

@@ -48,6 +48,7 @@ export class AlertsView {
         a.annotations?.summary ? h('p', {}, a.annotations.summary) : null,
         a.annotations?.description ? h('p', { class: 'dim' }, a.annotations.description) : null,
         a.annotations?.runbook_url ? h('a', { href: a.annotations.runbook_url, rel: 'noopener' }, 'runbook') : null,
+        traceCapture(a.annotations),
         h('div', { class: 'dim' }, `value ${fmt.sig3(Number(a.value))}`)));
     }
   }
@@ -148,4 +149,14 @@ export function parseMatchers(text) {
     if (m[4] === '') break;
   }
   return out.length ? out : null;
+}
+
+// The alert-triggered trace capture the agent attached (docs/trace.md):
+// its file and headline numbers, and a link to its HTML report.
+function traceCapture(ann) {
+  if (!ann?.llmon_trace_capture) return null;
+  return h('p', { class: 'trace-capture' }, h('strong', {}, 'Trace: '), ann.llmon_trace_capture,
+    ann.llmon_trace_report?.startsWith('/api/v1/trace/report?')
+      ? [' ', h('a', { href: ann.llmon_trace_report, target: '_blank', rel: 'noopener', class: 'report-link' }, 'report')]
+      : null);
 }
