@@ -54,15 +54,20 @@ RECV_PORT="$(free_port)"
 if command -v victoria-metrics >/dev/null; then
   RECEIVER=victoria-metrics
   start_receiver() {
-    start recv /health victoria-metrics -httpListenAddr="127.0.0.1:$RECV_PORT" -storageDataPath="$SCRATCH/vm" \
-      -retentionPeriod=100y -loggerLevel=ERROR
+    start_bg "$SCRATCH/recv.log" victoria-metrics -httpListenAddr="127.0.0.1:$RECV_PORT" \
+      -storageDataPath="$SCRATCH/vm" -retentionPeriod=100y -loggerLevel=ERROR
+    recv_PID="$LAST_PID"
+    wait_http "http://127.0.0.1:$RECV_PORT/health" 120
   }
 else
   RECEIVER=prometheus-2.42
   printf 'global:\n  scrape_interval: 1h\n' >"$SCRATCH/recv.yml"
   start_receiver() {
-    start recv /-/ready prometheus --config.file="$SCRATCH/recv.yml" --storage.tsdb.path="$SCRATCH/recv-data" \
-      --web.listen-address="127.0.0.1:$RECV_PORT" --web.enable-remote-write-receiver --log.level=error
+    start_bg "$SCRATCH/recv.log" prometheus --config.file="$SCRATCH/recv.yml" \
+      --storage.tsdb.path="$SCRATCH/recv-data" --web.listen-address="127.0.0.1:$RECV_PORT" \
+      --web.enable-remote-write-receiver --log.level=error
+    recv_PID="$LAST_PID"
+    wait_http "http://127.0.0.1:$RECV_PORT/-/ready" 120
   }
 fi
 start_receiver
@@ -87,7 +92,9 @@ scrape_cfg() {  # scrape_cfg FILE SENDER WITH_REMOTE_WRITE: Prometheus's file (l
 }
 
 metric() {  # metric URL NAME: the first value of NAME on URL/metrics (0 when absent)
-  curl -s --max-time 5 "$1/metrics" | awk -v n="$2" '$1 == n || index($1, n"{") == 1 {print $2; found=1; exit} END {if (!found) print 0}'
+  local page
+  page="$(curl -s --max-time 5 "$1/metrics" || true)"
+  awk -v n="$2" '$1 == n || index($1, n"{") == 1 {print $2; found=1; exit} END {if (!found) print 0}' <<<"$page"
 }
 
 start_sender() {  # start_sender llmon|prometheus WITH_REMOTE_WRITE
@@ -110,7 +117,7 @@ start_sender() {  # start_sender llmon|prometheus WITH_REMOTE_WRITE
   fi
 }
 
-# phase WHO WITH_RW: prints "cpu_s samples_sent"
+# phase WHO WITH_RW: starts the sender and measures; sets PH_CPU, PH_SENT.
 phase() {
   start_sender "$1" "$2"
   sleep "$WARM_S"
@@ -120,64 +127,80 @@ phase() {
   sleep "$MEASURE_S"
   c1="$(cpu_ticks "$sender_PID")"
   s1="$(metric "$sender_URL" "$SENT_METRIC")"
-  echo "$(python3 -c "print(($c1 - $c0) / $CLK_TCK)") $(python3 -c "print($s1 - $s0)")"
+  PH_CPU="$(python3 -c "print(($c1 - $c0) / $CLK_TCK)")"
+  PH_SENT="$(python3 -c "print($s1 - $s0)")"
 }
 
 # catch_up: with the sender running and sending, stops the receiver for
-# OUTAGE_S, restarts it; prints "seconds samples".
+# OUTAGE_S and restarts it. The catch-up runs from the first poll (every
+# 0.1 s) that sees samples acknowledged again (after the sender's retry
+# backoff, up to 5 s for both) until the sender's newest sent timestamp
+# passed the restart time; sets UP_SECS, UP_SAMPLES (in that span) and
+# UP_WALL (from the restart).
 catch_up() {
   stop_pid "$recv_PID"
   sleep "$OUTAGE_S"
-  local s0 t0 h now
+  local s0 t0 t1="" s1="" h now i n
   s0="$(metric "$sender_URL" "$SENT_METRIC")"
-  t0="$(date +%s.%N)"
+  t0="$(date +%s)"  # whole seconds: Prometheus prints its timestamp gauge to 10 digits
   start_receiver
-  for ((i = 0; i < 1200; i++)); do
+  for ((i = 0; i < 6000; i++)); do
+    n="$(metric "$sender_URL" "$SENT_METRIC")"
+    if [[ -z "$t1" ]] && python3 -c "import sys; sys.exit(0 if float('$n') > float('$s0') else 1)"; then
+      t1="$(date +%s.%N)"
+      s1="$n"
+    fi
     h="$(metric "$sender_URL" "$HIGHEST_METRIC")"
-    python3 -c "import sys; sys.exit(0 if float('$h') >= $t0 else 1)" && break
-    sleep 0.25
+    [[ -n "$t1" ]] && python3 -c "import sys; sys.exit(0 if float('$h') >= $t0 else 1)" && break
+    sleep 0.1
   done
   now="$(date +%s.%N)"
-  echo "$(python3 -c "print($now - $t0)") $(python3 -c "print($(metric "$sender_URL" "$SENT_METRIC") - $s0)")"
+  UP_WALL="$(python3 -c "print($now - $t0)")"
+  UP_SECS="$(python3 -c "print($now - $t1)")"
+  UP_SAMPLES="$(python3 -c "print($(metric "$sender_URL" "$SENT_METRIC") - $s1)")"
 }
 
-declare -A CPU SENT UP_S UP_N
+declare -A CPU SENT UP_S UP_N UP_W
 for who in prometheus llmon; do
   log "$who: scraping only"
-  read -r cpu _ <<<"$(phase "$who" 0)"
-  CPU[$who-base]="$cpu"
+  phase "$who" 0
+  CPU[$who-base]="$PH_CPU"
   stop_pid "$sender_PID"
   log "$who: scraping and remote_write to $RECEIVER"
-  read -r cpu sent <<<"$(phase "$who" 1)"
-  CPU[$who-rw]="$cpu"
-  SENT[$who]="$sent"
+  phase "$who" 1
+  CPU[$who-rw]="$PH_CPU"
+  SENT[$who]="$PH_SENT"
   log "$who: receiver outage of ${OUTAGE_S}s"
-  read -r secs n <<<"$(catch_up)"
-  UP_S[$who]="$secs"
-  UP_N[$who]="$n"
+  catch_up
+  UP_S[$who]="$UP_SECS"
+  UP_N[$who]="$UP_SAMPLES"
+  UP_W[$who]="$UP_WALL"
+  log "$who: caught up ${UP_WALL}s after the restart; ${UP_SAMPLES} samples in the last ${UP_SECS}s"
   stop_pid "$sender_PID"
 done
 
 python3 - "$TARGETS" "$SAMPLES" "$MEASURE_S" "$OUTAGE_S" "$RECEIVER" "$PROTOCOL" \
   "${CPU[prometheus-base]}" "${CPU[prometheus-rw]}" "${SENT[prometheus]}" "${UP_S[prometheus]}" "${UP_N[prometheus]}" \
-  "${CPU[llmon-base]}" "${CPU[llmon-rw]}" "${SENT[llmon]}" "${UP_S[llmon]}" "${UP_N[llmon]}" <<'PY'
+  "${UP_W[prometheus]}" \
+  "${CPU[llmon-base]}" "${CPU[llmon-rw]}" "${SENT[llmon]}" "${UP_S[llmon]}" "${UP_N[llmon]}" "${UP_W[llmon]}" <<'PY'
 import sys
 t, s, window, outage, recv, proto = sys.argv[1:7]
 window = float(window)
 rows = {}
-for name, vals in (("Prometheus agent", sys.argv[7:12]), ("llmon", sys.argv[12:17])):
-    base, rw, sent, up_s, up_n = map(float, vals)
+for name, vals in (("Prometheus agent", sys.argv[7:13]), ("llmon", sys.argv[13:19])):
+    base, rw, sent, up_s, up_n, up_w = map(float, vals)
     ingest = int(t) * int(s)  # samples/s scraped
     rows[name] = dict(
         base=base, rw=rw, sent=sent,
         total_ns=rw / sent * 1e9 if sent else float("nan"),
         rw_ns=(rw - base) / sent * 1e9 if sent else float("nan"),
-        up_rate=up_n / up_s if up_s else float("nan"), up_s=up_s, ingest=ingest)
+        up_rate=up_n / up_s if up_s else float("nan"), up_s=up_s, up_w=up_w, ingest=ingest)
 print(f"targets={t} samples_per_page={s} interval=1s window={window:.0f}s receiver={recv} llmon_protocol={proto}.0 outage={outage}s")
-print(f"{'':18}{'CPU s base':>11}{'CPU s rw':>9}{'sent':>10}{'ns/sample':>10}{'rw ns/sample':>13}{'catch-up/s':>11}{'x ingest':>9}{'catch-up s':>11}")
+print(f"{'':18}{'CPU s base':>11}{'CPU s rw':>9}{'sent':>10}{'ns/sample':>10}{'rw ns/sample':>13}"
+      f"{'catch-up/s':>11}{'x ingest':>9}{'sending s':>10}{'restart->caught up s':>21}")
 for name, r in rows.items():
     print(f"{name:18}{r['base']:11.2f}{r['rw']:9.2f}{r['sent']:10.0f}{r['total_ns']:10.0f}{r['rw_ns']:13.0f}"
-          f"{r['up_rate']:11.0f}{r['up_rate'] / r['ingest']:9.1f}{r['up_s']:11.1f}")
+          f"{r['up_rate']:11.0f}{r['up_rate'] / r['ingest']:9.1f}{r['up_s']:10.1f}{r['up_w']:21.1f}")
 p, l = rows["Prometheus agent"], rows["llmon"]
 print(f"llmon/Prometheus: CPU per sample sent {l['total_ns'] / p['total_ns']:.2f} (whole process), "
       f"{l['rw_ns'] / p['rw_ns']:.2f} (remote_write share)")

@@ -101,7 +101,7 @@ void Queue::run() {
   }
 }
 
-const std::vector<model::Label>* Queue::series_labels(storage::SeriesRef ref) {
+Queue::SentSeries* Queue::sent_series(storage::SeriesRef ref) {
   auto it = relabelled_.find(ref);
   if (it == relabelled_.end()) {
     const model::Labels* l = reader_.labels(ref);
@@ -109,15 +109,14 @@ const std::vector<model::Label>* Queue::series_labels(storage::SeriesRef ref) {
     std::vector<model::Label> labels = l->pairs();
     for (const auto& ext : opts_.external_labels)
       if (l->get(ext.name).empty()) labels.push_back(ext);
-    std::optional<std::vector<model::Label>> out;
+    SentSeries out;
     if (relabel_.process(labels)) {
       std::sort(labels.begin(), labels.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
-      if (!labels.empty()) out = std::move(labels);
+      out.labels = std::move(labels);
     }
     it = relabelled_.emplace(ref, std::move(out)).first;
   }
-  static const std::vector<model::Label> kDropped;
-  return it->second ? &*it->second : &kDropped;
+  return &it->second;
 }
 
 namespace {
@@ -135,7 +134,7 @@ const WriteMetadata* metadata_for(const MetadataIndex* md, const std::vector<mod
 
 }  // namespace
 
-Queue::Sent Queue::deliver(const std::vector<WriteSeries>& series, const std::vector<WriteMetadata>& metadata,
+Queue::Sent Queue::deliver(std::span<const SeriesView> series, const std::vector<WriteMetadata>& metadata,
                            size_t samples) {
   {
     std::lock_guard lock(mu_);
@@ -234,16 +233,14 @@ Queue::Sent Queue::deliver(const std::vector<WriteSeries>& series, const std::ve
   }
 }
 
-Queue::Sent Queue::send_sharded(std::vector<WriteSeries>& series, uint64_t shards) {
+Queue::Sent Queue::send_sharded(const std::vector<SeriesView>& series, size_t total, uint64_t shards) {
   const size_t per = static_cast<size_t>(opts_.config.queue.max_samples_per_send);
-  size_t total = 0;
-  for (const auto& s : series) total += s.samples.size();
   shards = std::max<uint64_t>(1, std::min<uint64_t>({shards, (total + per - 1) / per, series.size()}));
   // Shard k sends series k, k+shards, ... in requests of at most `per`
   // samples; a series larger than that goes in consecutive requests of the
   // same shard, so its samples stay in order.
   auto run_shard = [&](size_t k) -> Sent {
-    std::vector<WriteSeries> req;
+    std::vector<SeriesView> req;
     size_t n = 0;
     auto flush = [&]() -> Sent {
       if (req.empty()) return Sent::kAcked;
@@ -253,24 +250,18 @@ Queue::Sent Queue::send_sharded(std::vector<WriteSeries>& series, uint64_t shard
       return s;
     };
     for (size_t i = k; i < series.size(); i += shards) {
-      WriteSeries& s = series[i];
+      const SeriesView& s = series[i];
       for (size_t off = 0; off < s.samples.size();) {
         if (n == per && flush() == Sent::kStopping) return Sent::kStopping;
         const size_t take = std::min(per - n, s.samples.size() - off);
-        if (off == 0 && take == s.samples.size()) {
-          req.push_back(std::move(s));
-        } else {
-          WriteSeries piece{s.labels, {}, s.metadata};
-          piece.samples.assign(s.samples.begin() + static_cast<ptrdiff_t>(off),
-                               s.samples.begin() + static_cast<ptrdiff_t>(off + take));
-          req.push_back(std::move(piece));
-        }
+        req.push_back({s.labels, s.samples.subspan(off, take), s.metadata});
         n += take;
         off += take;
       }
     }
     return flush();
   };
+  if (shards == 1) return run_shard(0);
   std::vector<Sent> results(shards, Sent::kAcked);
   std::vector<std::thread> threads;
   for (size_t k = 1; k < shards; ++k) threads.emplace_back([&, k] { results[k] = run_shard(k); });
@@ -296,7 +287,7 @@ void Queue::refill(int64_t from_ms, int64_t to_ms) {
   size_t n = 0;
   auto flush = [&]() -> bool {
     if (batch.empty()) return true;
-    const Sent s = deliver(batch, {}, n);
+    const Sent s = deliver(views_of(batch), {}, n);
     if (s == Sent::kStopping) return false;
     std::lock_guard lock(mu_);
     if (s == Sent::kAcked) stats_.samples_refilled += n;
@@ -335,6 +326,7 @@ void Queue::refresh_metadata() {
     return;
   metadata_ = std::make_shared<const MetadataIndex>(opts_.metadata());
   metadata_refreshed_ms_ = now;
+  ++metadata_gen_;
 }
 
 bool Queue::send_metadata_v1() {
@@ -360,30 +352,53 @@ void Queue::throttle(uint64_t samples, double started_s) {
 }
 
 bool Queue::flush_pending() {
-  // Group by series, keeping each series' samples in WAL order.
-  std::vector<WriteSeries> series;
-  std::unordered_map<storage::SeriesRef, size_t> index;
+  // Group by series, keeping each series' samples in WAL order: a counting
+  // sort of the samples into one flat buffer, each series a view of its
+  // stretch and of its cached labels (no copies).
   uint64_t unknown = 0, relabel_dropped = 0, n = 0;
   int64_t max_t = 0;
   const MetadataIndex* md = protocol_ == Protocol::kV2 ? metadata_.get() : nullptr;
-  for (const auto& s : pending_) {
+  constexpr uint32_t kSkip = UINT32_MAX;
+  const uint64_t step = ++flush_step_;
+  views_.clear();
+  fill_.clear();
+  slot_of_.resize(pending_.size());
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    const auto& s = pending_[i];
     max_t = std::max(max_t, s.t_ms);
-    auto it = index.find(s.ref);
-    if (it == index.end()) {
-      const auto* labels = series_labels(s.ref);
-      if (!labels) {
-        ++unknown;
-        continue;
+    SentSeries* e = sent_series(s.ref);
+    uint32_t slot = kSkip;
+    if (!e) {
+      ++unknown;
+    } else if (e->labels.empty()) {
+      ++relabel_dropped;
+    } else {
+      if (e->step != step) {
+        if (const uint64_t gen = md ? metadata_gen_ : 0; e->metadata_gen != gen) {
+          e->metadata = metadata_for(md, e->labels);
+          e->metadata_gen = gen;
+        }
+        e->step = step;
+        e->slot = static_cast<uint32_t>(views_.size());
+        views_.push_back({&e->labels, {}, e->metadata});
+        fill_.push_back(0);
       }
-      if (labels->empty()) {
-        ++relabel_dropped;
-        continue;
-      }
-      it = index.emplace(s.ref, series.size()).first;
-      series.push_back({*labels, {}, metadata_for(md, *labels)});
+      slot = e->slot;
+      ++fill_[slot];
+      ++n;
     }
-    series[it->second].samples.push_back({s.t_ms, s.v});
-    ++n;
+    slot_of_[i] = slot;
+  }
+  // Offsets, then the samples in order.
+  flat_.resize(n);
+  uint32_t off = 0;
+  for (uint32_t& f : fill_) off += std::exchange(f, off);
+  for (size_t i = 0; i < pending_.size(); ++i)
+    if (slot_of_[i] != kSkip) flat_[fill_[slot_of_[i]]++] = {pending_[i].t_ms, pending_[i].v};
+  off = 0;
+  for (size_t k = 0; k < views_.size(); ++k) {
+    views_[k].samples = std::span<const WriteSample>(flat_.data() + off, fill_[k] - off);
+    off = fill_[k];
   }
   if (unknown && reader_.take_reload_failure()) {
     // The series log could not be read just now: send nothing, retry the
@@ -401,7 +416,7 @@ bool Queue::flush_pending() {
     stats_.samples_relabel_dropped += relabel_dropped;
   }
   const double started = base::monotonic_seconds();
-  if (n > 0 && send_sharded(series, tuner_.shards()) == Sent::kStopping) return false;  // resent after restart
+  if (n > 0 && send_sharded(views_, n, tuner_.shards()) == Sent::kStopping) return false;  // resent after restart
   pos_ = pending_next_;
   pos_.max_sent_ms = std::max(pos_.max_sent_ms, max_t);
   pending_.clear();
@@ -430,7 +445,10 @@ bool Queue::step() {
     stats_.shards_desired = tuner_.desired();
   }
   const size_t per = static_cast<size_t>(qc.max_samples_per_send);
-  const size_t want = std::max<size_t>(per, std::min<size_t>(per * shards, static_cast<size_t>(qc.capacity)));
+  // A step reads what its shards send at once, and at least `capacity`
+  // (sent by each shard in consecutive requests): fewer steps, so fewer
+  // position saves, when behind.
+  const size_t want = std::max<size_t>(per * shards, static_cast<size_t>(qc.capacity));
   if (pending_.empty()) pending_next_ = pos_;
   if (pending_.size() < want) {
     const size_t before = pending_.size();

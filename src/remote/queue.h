@@ -104,12 +104,22 @@ class Queue {
   bool sleep_ms(int64_t ms);  // false when stopping
   bool stopping() const;
   // Encodes and sends one request until acknowledged or dropped (any thread).
-  Sent deliver(const std::vector<WriteSeries>& series, const std::vector<WriteMetadata>& metadata, size_t samples);
+  Sent deliver(std::span<const SeriesView> series, const std::vector<WriteMetadata>& metadata, size_t samples);
   // Sends `series` as requests of at most max_samples_per_send samples over
   // `shards` threads (series i%shards on shard i); kStopping wins, then kAcked.
-  Sent send_sharded(std::vector<WriteSeries>& series, uint64_t shards);
+  Sent send_sharded(const std::vector<SeriesView>& series, size_t samples, uint64_t shards);
   void refill(int64_t from_ms, int64_t to_ms);
-  const std::vector<model::Label>* series_labels(storage::SeriesRef ref);
+  // A series as sent: its labels after external labels and relabelling
+  // (empty: dropped by relabelling), and flush_pending()'s per-step slot.
+  struct SentSeries {
+    std::vector<model::Label> labels;
+    uint64_t step = 0;  // the flush_pending() call that gave `slot`
+    uint32_t slot = 0;
+    const WriteMetadata* metadata = nullptr;
+    uint64_t metadata_gen = UINT64_MAX;  // metadata_gen_ when `metadata` was looked up (0: none)
+  };
+  // Null when the series log does not have `ref`.
+  SentSeries* sent_series(storage::SeriesRef ref);
   void refresh_metadata();
   bool send_metadata_v1();  // false when stopping
   bool behind() const;
@@ -125,9 +135,14 @@ class Queue {
   std::string name_;
   WalReader reader_;
   ReadPosition pos_;  // acknowledged (saved)
-  std::unordered_map<storage::SeriesRef, std::optional<std::vector<model::Label>>> relabelled_;
+  std::unordered_map<storage::SeriesRef, SentSeries> relabelled_;
   // Read but not sent yet (a partial request waiting for batch_send_deadline).
   std::vector<tsdb::wal::SampleEntry> pending_;
+  // flush_pending()'s buffers, kept between steps (no allocation per step).
+  uint64_t flush_step_ = 0;
+  std::vector<SeriesView> views_;
+  std::vector<uint32_t> slot_of_, fill_;
+  std::vector<WriteSample> flat_;
   ReadPosition pending_next_;
   int64_t pending_since_ms_ = 0;
   bool caught_up_ = false;
@@ -136,6 +151,7 @@ class Queue {
   std::atomic<bool> v2_confirmed_{false};  // a 2.0 request was acknowledged with *-Written headers
   std::shared_ptr<const MetadataIndex> metadata_;
   int64_t metadata_refreshed_ms_ = -1, metadata_sent_ms_ = -1;
+  uint64_t metadata_gen_ = 0;  // counts refreshes of metadata_
 
   mutable std::mutex mu_;
   QueueStats stats_;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -54,9 +55,23 @@ struct WriteSeries {
   const WriteMetadata* metadata = nullptr;
 };
 
+// A series as the encoders read it, borrowing everything (the queue's
+// send path builds these over its caches without copying labels or
+// samples). Alive while encoded.
+struct SeriesView {
+  const std::vector<model::Label>* labels = nullptr;
+  std::span<const WriteSample> samples;
+  const WriteMetadata* metadata = nullptr;
+};
+std::vector<SeriesView> views_of(const std::vector<WriteSeries>& series);
+
 // Appends the serialized WriteRequest to `out` (cleared first).
-void encode_write_request(const std::vector<WriteSeries>& series, const std::vector<WriteMetadata>& metadata,
+void encode_write_request(std::span<const SeriesView> series, const std::vector<WriteMetadata>& metadata,
                           std::string& out);
+inline void encode_write_request(const std::vector<WriteSeries>& series, const std::vector<WriteMetadata>& metadata,
+                                 std::string& out) {
+  encode_write_request(views_of(series), metadata, out);
+}
 
 // snappy block format.
 std::string snappy_compress(std::string_view raw);

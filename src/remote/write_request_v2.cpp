@@ -33,14 +33,14 @@ void put_varint_field(std::string& out, int field, uint64_t v) {
 
 }  // namespace
 
-void encode_write_request_v2(const std::vector<WriteSeries>& series, std::string& out) {
+void encode_write_request_v2(std::span<const SeriesView> series, std::string& out) {
   out.clear();
   Symbols symbols;
   std::string body, ts, item;
-  for (const WriteSeries& s : series) {
+  for (const SeriesView& s : series) {
     ts.clear();
     item.clear();
-    for (const model::Label& l : s.labels) {
+    for (const model::Label& l : *s.labels) {
       base::put_varint(item, symbols.ref(l.name));
       base::put_varint(item, symbols.ref(l.value));
     }

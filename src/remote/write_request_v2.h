@@ -32,6 +32,9 @@ inline constexpr std::string_view kExemplarsWrittenHeader = "x-prometheus-remote
 // Writes the serialized Request to `out` (cleared first). WriteSeries'
 // metadata, when set, becomes the series' Metadata (its family name is not
 // sent: 2.0 names the metric by __name__ alone).
-void encode_write_request_v2(const std::vector<WriteSeries>& series, std::string& out);
+void encode_write_request_v2(std::span<const SeriesView> series, std::string& out);
+inline void encode_write_request_v2(const std::vector<WriteSeries>& series, std::string& out) {
+  encode_write_request_v2(views_of(series), out);
+}
 
 }  // namespace llmon::remote

@@ -139,6 +139,7 @@ struct Fixture {
     QueueOptions o;
     o.config.url = "http://127.0.0.1:1/api/v1/write";
     o.config.queue.max_samples_per_send = max_per_send;
+    o.config.queue.capacity = max_per_send;  // steps of one request per shard
     o.config.queue.min_backoff_ms = 1;
     o.config.queue.max_backoff_ms = 2;
     o.config.queue.batch_send_deadline_ms = 0;  // send partial requests at once
@@ -397,6 +398,19 @@ TEST(Queue, ShardsAcrossARestartSendEverySampleOnce) {
     drain(*q);
   }
   EXPECT_EQ(r.got, expected(7, 1, 35));
+}
+
+TEST(Queue, AStepReadsCapacitySamplesInConsecutiveRequests) {
+  Fixture f;
+  append_cycles(*f.db, 10, 1, 11);  // 100 samples
+  Receiver r;
+  auto q = f.queue(r, 10, {}, [](QueueOptions& o) { o.config.queue.capacity = 50; });
+  ASSERT_TRUE(q->step());
+  EXPECT_EQ(r.got.size(), 50u);  // one step: 50 samples, in 5 requests of 10
+  EXPECT_EQ(r.calls, 5u);
+  EXPECT_EQ(r.max_in_flight, 1u);  // one shard
+  drain(*q);
+  EXPECT_EQ(r.got, expected(10, 1, 11));
 }
 
 TEST(Queue, PartialRequestWaitsForTheBatchSendDeadline) {

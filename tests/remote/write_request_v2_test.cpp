@@ -67,7 +67,7 @@ TEST(WriteRequestV2, KnownBytes) {
 
 TEST(WriteRequestV2, EmptyRequestHasTheEmptySymbol) {
   std::string out = "junk";
-  encode_write_request_v2({}, out);
+  encode_write_request_v2(std::vector<WriteSeries>{}, out);
   EXPECT_EQ(out, std::string("\x22\x00", 2));
 }
 
