@@ -38,7 +38,7 @@ Queue::Queue(QueueOptions o, PostFn post, const base::Clock& clock, base::Logger
       relabel_(std::move(relabel)),
       name_(opts_.config.name.empty() ? queue_hash(opts_.config) : opts_.config.name),
       reader_(opts_.storage_path),
-      tuner_({opts_.config.queue.min_shards, opts_.config.queue.max_shards, 10}),
+      tuner_({opts_.config.queue.min_shards, opts_.config.queue.max_shards, opts_.reshard_interval_s}),
       protocol_(opts_.config.protocol) {
   stats_.shards = stats_.shards_desired = tuner_.shards();
   stats_.shards_min = opts_.config.queue.min_shards;

@@ -76,6 +76,7 @@ struct QueueOptions {
   int64_t poll_interval_ms = 200;     // when caught up
   storage::Storage* store = nullptr;  // for refilling lost segments (may be null: counted as dropped)
   MetadataFn metadata;                // may be null: no metadata is sent
+  double reshard_interval_s = 10;     // Prometheus's shardUpdateDuration (tests shorten it)
 };
 
 class Queue {

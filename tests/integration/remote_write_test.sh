@@ -139,6 +139,9 @@ sent_some() { [[ "$(remote_metric llmon_remote_storage_samples_total prom)" =~ ^
 wait_for "the first samples acknowledged by Prometheus" 30 sent_some ||
   fail "nothing sent to Prometheus: $(grep remote_write "$SCRATCH/llmon.log" | tail -3)"
 log "sending: $(remote_metric llmon_remote_storage_samples_total prom) samples acknowledged"
+# The shard gauges (Prometheus's prometheus_remote_storage_shards*): defaults 1..50, running 1 at this rate.
+[[ "$(remote_metric llmon_remote_storage_shards_max prom)" == 50 && "$(remote_metric llmon_remote_storage_shards_min prom)" == 1 &&
+  "$(remote_metric llmon_remote_storage_shards prom)" =~ ^[1-9] ]] || fail "llmon_remote_storage_shards* missing or wrong"
 
 # Outage: the receivers go away while the agent keeps storing, is killed
 # with -9 twice and restarted.

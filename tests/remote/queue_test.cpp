@@ -380,6 +380,47 @@ TEST(Queue, ShardsSendInParallelAndKeepEachSeriesInOrder) {
   for (const auto& [series, t] : r.times) EXPECT_TRUE(std::is_sorted(t.begin(), t.end())) << series;
 }
 
+TEST(Queue, FallingBehindAddsShardsUpToMaxShards) {
+  Fixture f;
+  append_cycles(*f.db, 20, 1, 200);  // 3980 samples, 11 days behind the clock below
+  f.clock.set_ms(1'000'000'000);
+  Receiver r;
+  r.sleep_ms = 3;  // each request takes a while: one shard cannot catch up
+  auto q = f.queue(r, 20, {}, [](QueueOptions& o) {
+    o.config.queue.min_shards = 1;
+    o.config.queue.max_shards = 6;
+    o.config.queue.catch_up_factor = 0;  // no catch-up cap here (the next test has one)
+    o.reshard_interval_s = 0.05;
+  });
+  EXPECT_EQ(q->stats().shards, 1u);
+  uint64_t most = 1;
+  for (int i = 0; i < 10000 && q->step(); ++i) most = std::max(most, q->stats().shards);
+  EXPECT_EQ(most, 6u);  // the rule asks for far more; max_shards caps it
+  EXPECT_EQ(q->stats().shards_max, 6u);
+  EXPECT_GE(r.max_in_flight, 2u);
+  EXPECT_EQ(r.got, expected(20, 1, 200));
+  for (const auto& [series, t] : r.times) EXPECT_TRUE(std::is_sorted(t.begin(), t.end())) << series;
+}
+
+TEST(Queue, CatchUpIsCappedAtAFactorOfTheIngestRate) {
+  Fixture f;
+  append_cycles(*f.db, 20, 1, 100);  // 1980 samples at 20 samples/s of data time
+  f.clock.set_ms(1'000'000'000);
+  Receiver r;
+  auto q = f.queue(r, 20, {}, [](QueueOptions& o) {
+    o.config.queue.catch_up_factor = 25;  // at most ~500 samples/s once the rate is known
+    o.reshard_interval_s = 0.05;
+  });
+  const double t0 = base::monotonic_seconds();
+  drain(*q);
+  const double took = base::monotonic_seconds() - t0;
+  EXPECT_EQ(r.got, expected(20, 1, 100));
+  // Unbounded this takes under a second (a few ms per step); capped, the
+  // samples after the first 0.05 s need about 3.9 s. (A lower bound only:
+  // sleeps never end early.)
+  EXPECT_GE(took, 2.0);
+}
+
 TEST(Queue, ShardsAcrossARestartSendEverySampleOnce) {
   Fixture f;
   append_cycles(*f.db, 7, 1, 30);
