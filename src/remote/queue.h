@@ -47,7 +47,7 @@ struct QueueStats {
   uint64_t samples_retried = 0;  // same as failed: resent after a failure
   uint64_t samples_dropped = 0;  // refused for good (4xx), unknown series, damaged WAL records
   uint64_t samples_relabel_dropped = 0;
-  uint64_t samples_pending = 0;  // in the request being sent
+  uint64_t samples_pending = 0;  // in the requests being sent (all shards)
   uint64_t requests_sent = 0;
   uint64_t bytes_sent = 0;  // compressed bodies acknowledged
   uint64_t wal_segments_lost = 0;
