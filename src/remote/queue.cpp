@@ -487,12 +487,18 @@ bool Queue::step() {
     }
     if (pending_.size() > before) {
       int64_t lo = pending_[before].t_ms, hi = lo;
+      uint64_t at_lo = 0;
       for (size_t i = before; i < pending_.size(); ++i) {
-        lo = std::min(lo, pending_[i].t_ms);
-        hi = std::max(hi, pending_[i].t_ms);
+        const int64_t t = pending_[i].t_ms;
+        if (t < lo) {
+          lo = t;
+          at_lo = 0;
+        }
+        at_lo += t == lo;
+        hi = std::max(hi, t);
       }
       std::lock_guard lock(mu_);
-      tuner_.observe_read(pending_.size() - before, lo, hi);
+      tuner_.observe_read(pending_.size() - before, lo, hi, at_lo);
     }
     if (before == 0 && !pending_.empty()) pending_since_ms_ = now;
     pending_next_ = r->next;

@@ -23,15 +23,15 @@ void ShardTuner::observe_sent(uint64_t samples, double seconds) {
   out_seconds_ += seconds;
 }
 
-void ShardTuner::observe_read(uint64_t samples, int64_t min_t_ms, int64_t max_t_ms) {
+void ShardTuner::observe_read(uint64_t samples, int64_t min_t_ms, int64_t max_t_ms, uint64_t at_min_t) {
   if (samples == 0) return;
-  if (in_samples_ == 0) {
+  if (in_samples_ == 0 || min_t_ms < in_min_t_) {
     in_min_t_ = min_t_ms;
-    in_max_t_ = max_t_ms;
-  } else {
-    in_min_t_ = std::min(in_min_t_, min_t_ms);
-    in_max_t_ = std::max(in_max_t_, max_t_ms);
+    in_at_min_ = at_min_t;
+  } else if (min_t_ms == in_min_t_) {
+    in_at_min_ += at_min_t;
   }
+  in_max_t_ = in_samples_ == 0 ? max_t_ms : std::max(in_max_t_, max_t_ms);
   in_samples_ += samples;
 }
 
@@ -55,12 +55,14 @@ uint64_t ShardTuner::update(double now_s, double delay_s) {
   if (out_samples_ > 0) {
     out_rate_ = ewma(out_rate_, static_cast<double>(out_samples_) / dt, first);
     out_duration_ = ewma(out_duration_, out_seconds_ / dt, first);
-    if (in_samples_ > 0 && span_s >= 1) in_rate_ = ewma(in_rate_, static_cast<double>(in_samples_) / span_s, first);
+    if (in_samples_ > 0 && span_s >= 1)
+      in_rate_ = ewma(in_rate_, static_cast<double>(in_samples_ - in_at_min_) / span_s, first);
     have_rates_ = true;
   }
   out_samples_ = 0;
   out_seconds_ = 0;
   in_samples_ = 0;
+  in_at_min_ = 0;
   if (!have_rates_ || out_rate_ <= 0) return shards_;
   const double d = desired_shards(out_duration_ / out_rate_, in_rate_, delay_s);
   const double lower = static_cast<double>(shards_) * (1 - kTolerance);

@@ -33,8 +33,11 @@ class ShardTuner {
 
   // One request acknowledged (or dropped): its samples and send time.
   void observe_sent(uint64_t samples, double seconds);
-  // Samples read from the store with their timestamp range (ms).
-  void observe_read(uint64_t samples, int64_t min_t_ms, int64_t max_t_ms);
+  // Samples read from the store with their timestamp range (ms) and how
+  // many of them have the oldest timestamp: the rate counts the samples
+  // after the window's first instant over its span (samples/span would
+  // count one scrape too many).
+  void observe_read(uint64_t samples, int64_t min_t_ms, int64_t max_t_ms, uint64_t at_min_t);
 
   // Folds the interval's measures in when update_interval_s passed since
   // the last update (now_s: monotonic seconds) and returns the new shard
@@ -57,7 +60,7 @@ class ShardTuner {
   // This interval's sums.
   uint64_t out_samples_ = 0;
   double out_seconds_ = 0;
-  uint64_t in_samples_ = 0;
+  uint64_t in_samples_ = 0, in_at_min_ = 0;
   int64_t in_min_t_ = 0, in_max_t_ = 0;
   // Averages.
   double out_rate_ = 0, out_duration_ = 0, in_rate_ = 0;
