@@ -7,8 +7,8 @@
 #    with its family's metadata (TYPE/HELP) on the series, and the queue
 #    stays on 2.0;
 #  * to a real Prometheus 2.42 (a 1.x receiver): the queue falls back to
-#    1.0 (llmon_remote_storage_protocol_fallbacks_total 1) and every sample
-#    still arrives.
+#    1.0 (llmon_remote_storage_protocol_fallbacks_total 1), every sample
+#    still arrives, and the 1.0 metadata requests are acknowledged.
 # Both compared with llmon's raw samples (`{...}[10m]` at a cut-off).
 # Usage: remote_write_v2_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154
@@ -67,6 +67,10 @@ grep -q '^llmon_remote_storage_protocol_info{protocol="1.0",remote_name="prom",'
 grep -q '^llmon_remote_storage_protocol_info{protocol="2.0",remote_name="v2",' "$SCRATCH/metrics.txt" ||
   fail "llmon_remote_storage_protocol_info does not say 2.0 for v2"
 grep -q "falling back to 1.0" "$SCRATCH/llmon.log" || fail "the fallback was not logged"
+# Once on 1.0 the queue sends the families' MetricMetadata (Prometheus 2.42 takes and ignores it).
+[[ "$(remote_metric llmon_remote_storage_metadata_total prom)" =~ ^[1-9] ]] ||
+  fail "no 1.0 metadata acknowledged by Prometheus"
+[[ "$(remote_metric llmon_remote_storage_metadata_total v2)" == 0 ]] || fail "2.0 sent 1.0 metadata requests"
 
 curl -s --max-time 20 -G "$llmon_URL/api/v1/query" --data-urlencode 'query={__name__=~".+"}[10m]' \
   --data-urlencode "time=$CUT" >"$SCRATCH/llmon.json" || fail "query llmon failed"
