@@ -17,6 +17,7 @@
 # Usage: bench/remote_write_compare.sh [build/llmon]
 #   (env TARGETS=2 SAMPLES=5000 WARM_S=15 MEASURE_S=40 OUTAGE_S=40 PROTOCOL=1|2)
 set -euo pipefail
+# shellcheck source=bench/lib.sh disable=SC2154  # start() sets NAME_URL, NAME_PORT, NAME_PID
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LLMON="$(realpath "${1:-$REPO/build/llmon}")"
