@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2154  # start() in bench/lib.sh sets NAME_URL, NAME_PORT, NAME_PID
 # remote_write cost and catch-up, llmon against Prometheus 2.42 in agent mode
 # (--enable-feature=agent) in one run (docs/performance.md "remote_write"):
 # both scrape the same TARGETS pages of SAMPLES samples every second (the
@@ -17,7 +18,6 @@
 # Usage: bench/remote_write_compare.sh [build/llmon]
 #   (env TARGETS=2 SAMPLES=5000 WARM_S=15 MEASURE_S=40 OUTAGE_S=40 PROTOCOL=1|2)
 set -euo pipefail
-# shellcheck source=bench/lib.sh disable=SC2154  # start() sets NAME_URL, NAME_PORT, NAME_PID
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 LLMON="$(realpath "${1:-$REPO/build/llmon}")"
