@@ -8,7 +8,9 @@
 #    stays on 2.0;
 #  * to a real Prometheus 2.42 (a 1.x receiver): the queue falls back to
 #    1.0 (llmon_remote_storage_protocol_fallbacks_total 1), every sample
-#    still arrives, and the 1.0 metadata requests are acknowledged.
+#    still arrives, and the 1.0 metadata requests are acknowledged;
+#  * to VictoriaMetrics 1.79 when installed (also a 1.x receiver: a 204
+#    without the headers): the same fallback, and samples acknowledged.
 # Both compared with llmon's raw samples (`{...}[10m]` at a cut-off).
 # Usage: remote_write_v2_test.sh <path-to-llmon-binary>
 # shellcheck source=tests/integration/lib.sh disable=SC2154
@@ -27,6 +29,14 @@ printf 'global:\n  scrape_interval: 1h\n' >"$SCRATCH/prometheus.yml"
 mkdir -p "$SCRATCH/tsdb"
 start_server prom /-/ready "$PROM" --config.file="$SCRATCH/prometheus.yml" --storage.tsdb.path="$SCRATCH/tsdb" \
   --web.listen-address=127.0.0.1:@PORT@ --web.enable-remote-write-receiver --log.level=warn
+HAVE_VM=0
+if require_cmd victoria-metrics; then
+  HAVE_VM=1
+  start_server vm /health victoria-metrics -httpListenAddr=127.0.0.1:@PORT@ -storageDataPath="$SCRATCH/vm" \
+    -retentionPeriod=100y -loggerLevel=ERROR
+else
+  log "victoria-metrics not installed: its fallback is not checked"
+fi
 start_server v2 /ready "$PY" "$REPO/tests/integration/remote_write_v2_receiver.py" @PORT@ "$SCRATCH/v2.jsonl"
 
 cat >"$SCRATCH/remote_write.yml" <<YML
@@ -40,6 +50,14 @@ remote_write:
     protobuf_message: io.prometheus.write.v2.Request
     queue_config: {max_samples_per_send: 500, batch_send_deadline: 1s, min_backoff: 50ms, max_backoff: 1s}
 YML
+if ((HAVE_VM)); then
+  cat >>"$SCRATCH/remote_write.yml" <<YML
+  - url: http://127.0.0.1:$vm_PORT/api/v1/write
+    name: vm
+    protobuf_message: io.prometheus.write.v2.Request
+    queue_config: {max_samples_per_send: 500, batch_send_deadline: 1s, min_backoff: 50ms, max_backoff: 1s}
+YML
+fi
 start_llmon --remote-write.config="$SCRATCH/remote_write.yml" --collect.interval=1s --log.level=info
 
 remote_metric() {  # remote_metric NAME QUEUE
@@ -67,6 +85,12 @@ grep -q '^llmon_remote_storage_protocol_info{protocol="1.0",remote_name="prom",'
 grep -q '^llmon_remote_storage_protocol_info{protocol="2.0",remote_name="v2",' "$SCRATCH/metrics.txt" ||
   fail "llmon_remote_storage_protocol_info does not say 2.0 for v2"
 grep -q "falling back to 1.0" "$SCRATCH/llmon.log" || fail "the fallback was not logged"
+if ((HAVE_VM)); then
+  wait_for "VictoriaMetrics to get samples past $CUT" 60 caught_up vm
+  [[ "$(remote_metric llmon_remote_storage_protocol_fallbacks_total vm)" == 1 ]] ||
+    fail "the queue to VictoriaMetrics did not fall back to 1.0 once"
+  [[ "$(remote_metric llmon_remote_storage_samples_dropped_total vm)" == 0 ]] || fail "samples dropped for VictoriaMetrics"
+fi
 # Once on 1.0 the queue sends the families' MetricMetadata (Prometheus 2.42 takes and ignores it).
 [[ "$(remote_metric llmon_remote_storage_metadata_total prom)" =~ ^[1-9] ]] ||
   fail "no 1.0 metadata acknowledged by Prometheus"
