@@ -151,7 +151,7 @@ Queue::Sent Queue::deliver(std::span<const SeriesView> series, const std::vector
     } else if (how == Sent::kDropped) {
       stats_.samples_dropped += samples;
     }
-    if (how != Sent::kStopping) tuner_.observe_sent(samples, seconds);
+    if (how != Sent::kStopping && samples > 0) tuner_.observe_sent(samples, seconds);  // not metadata requests
     return how;
   };
   std::string raw, body;
