@@ -1,6 +1,7 @@
 // remote_write's CPU per sample (docs/remote_write.md "Performance"):
 //   BM_EncodeCompress   one request body of 2000 samples (200 series x 10):
 //                       WriteRequest encoding + snappy, per sample
+//   BM_EncodeCompressV2 the same as io.prometheus.write.v2.Request
 //   BM_QueueCatchUp     the whole send path of a catch-up over a real store:
 //                       WAL read and decode, labels from the series log,
 //                       grouping, encoding, snappy, position saves (the
@@ -8,12 +9,14 @@
 // Run: build/bench/remote_write_bench --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
 
+#include <atomic>
 #include <filesystem>
 
 #include "base/clock.h"
 #include "base/log.h"
 #include "remote/queue.h"
 #include "remote/write_request.h"
+#include "remote/write_request_v2.h"
 #include "tsdb/db.h"
 
 namespace llmon::remote {
@@ -50,6 +53,30 @@ void BM_EncodeCompress(benchmark::State& state) {
 }
 BENCHMARK(BM_EncodeCompress);
 
+// The same batch as protocol 2.0 (symbol table, metadata per series).
+void BM_EncodeCompressV2(benchmark::State& state) {
+  const WriteMetadata meta{2, "DCGM_FI_DEV_GPU_UTIL", "GPU utilization (in %).", ""};
+  std::vector<WriteSeries> batch;
+  for (int i = 0; i < 200; ++i) {
+    WriteSeries s{series_labels(i), {}, &meta};
+    for (int j = 0; j < 10; ++j)
+      s.samples.push_back({1733230000000 + j * 1000, static_cast<double>((i * 7 + j) % 100)});
+    batch.push_back(std::move(s));
+  }
+  std::string raw;
+  size_t bytes = 0;
+  for (auto _ : state) {
+    encode_write_request_v2(batch, raw);
+    std::string body = snappy_compress(raw);
+    bytes = body.size();
+    benchmark::DoNotOptimize(body.data());
+  }
+  state.SetItemsProcessed(state.iterations() * 2000);
+  state.counters["body_bytes_per_sample"] = static_cast<double>(bytes) / 2000;
+  state.counters["raw_bytes_per_sample"] = static_cast<double>(raw.size()) / 2000;
+}
+BENCHMARK(BM_EncodeCompressV2);
+
 void BM_QueueCatchUp(benchmark::State& state) {
   const int series = 500, cycles = 400;  // 200 000 samples of backlog
   const std::string dir = std::filesystem::temp_directory_path() / "llmon-remote-bench";
@@ -78,10 +105,11 @@ void BM_QueueCatchUp(benchmark::State& state) {
     qo.config.url = "http://127.0.0.1:1/";
     qo.storage_path = dir;
     qo.position_path = dir + "/remote_write/q.pos";
-    uint64_t body_bytes = 0;
+    qo.config.queue.batch_send_deadline_ms = 0;
+    std::atomic<uint64_t> body_bytes = 0;
     auto q = Queue::create(
         std::move(qo),
-        [&](std::string_view body) -> Expected<net::http::Response> {
+        [&](std::string_view body, Protocol) -> Expected<net::http::Response> {
           body_bytes += body.size();
           net::http::Response r;
           r.status = 200;
@@ -93,7 +121,7 @@ void BM_QueueCatchUp(benchmark::State& state) {
     }
     state.PauseTiming();
     if ((*q)->stats().samples_sent != static_cast<uint64_t>(series) * cycles) state.SkipWithError("not all sent");
-    state.counters["body_bytes_per_sample"] = static_cast<double>(body_bytes) / (series * cycles);
+    state.counters["body_bytes_per_sample"] = static_cast<double>(body_bytes.load()) / (series * cycles);
     q->reset();
     db->reset();
     state.ResumeTiming();

@@ -220,7 +220,21 @@ int run_agent(const config::Settings& s, const std::function<AgentSignal()>& wai
   // remote_write (--remote-write.config): queues fed from the store's WAL.
   std::unique_ptr<RemoteWrite> remote_write;
   if (db) {
-    auto rw = RemoteWrite::create(s, *db, clock, log);
+    // The metadata the queues send: the collected families (the latest
+    // cycle) first, then the scraped targets' (# HELP/# TYPE/# UNIT).
+    remote::MetadataFn metadata = [&sched_ptr, m = scraping ? &scraping->manager() : nullptr] {
+      std::vector<remote::WriteMetadata> out;
+      auto* sched = sched_ptr.load();
+      if (model::SnapshotPtr snap = sched ? sched->latest() : nullptr)
+        for (const model::Family& f : snap->families)
+          out.push_back({remote::metric_type_number(model::type_name(f.type)), f.name, f.help, {}});
+      if (m)
+        for (auto& e : api::scraped_metadata(*m))
+          out.push_back(
+              {remote::metric_type_number(e.type), std::move(e.metric), std::move(e.help), std::move(e.unit)});
+      return out;
+    };
+    auto rw = RemoteWrite::create(s, *db, clock, log, std::move(metadata));
     if (!rw) {
       log.error("remote_write disabled", {{"err", rw.error()}});
     } else if (*rw) {

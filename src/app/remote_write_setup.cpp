@@ -33,7 +33,8 @@ class RemoteWriteCollector final : public collector::Collector {
          MetricType::kCounter, &remote::QueueStats::samples_dropped},
         {"llmon_remote_storage_samples_relabel_dropped_total", "Samples dropped by write_relabel_configs.",
          MetricType::kCounter, &remote::QueueStats::samples_relabel_dropped},
-        {"llmon_remote_storage_samples_pending", "Samples in the request being sent (or retried).", MetricType::kGauge,
+        {"llmon_remote_storage_samples_pending",
+         "Samples in the requests being sent (or retried), all shards together.", MetricType::kGauge,
          &remote::QueueStats::samples_pending},
         {"llmon_remote_storage_sent_batches_total", "Requests the receiver acknowledged.", MetricType::kCounter,
          &remote::QueueStats::requests_sent},
@@ -47,6 +48,20 @@ class RemoteWriteCollector final : public collector::Collector {
          &remote::QueueStats::samples_refilled},
         {"llmon_remote_storage_wal_corruptions_total", "Damaged WAL stretches skipped by the queue's reader.",
          MetricType::kCounter, &remote::QueueStats::wal_corruptions},
+        {"llmon_remote_storage_metadata_total", "Metric metadata entries the receiver acknowledged (protocol 1.0).",
+         MetricType::kCounter, &remote::QueueStats::metadata_sent},
+        {"llmon_remote_storage_protocol_fallbacks_total",
+         "Times the receiver refused protocol 2.0 (415, or no X-Prometheus-Remote-Write-*-Written header) and the "
+         "queue fell back to 1.0.",
+         MetricType::kCounter, &remote::QueueStats::protocol_fallbacks},
+        {"llmon_remote_storage_shards", "Shards (requests in flight at most) the queue runs now.", MetricType::kGauge,
+         &remote::QueueStats::shards},
+        {"llmon_remote_storage_shards_desired", "Shards the last resharding computed (before the 30 % dead band).",
+         MetricType::kGauge, &remote::QueueStats::shards_desired},
+        {"llmon_remote_storage_shards_max", "queue_config.max_shards.", MetricType::kGauge,
+         &remote::QueueStats::shards_max},
+        {"llmon_remote_storage_shards_min", "queue_config.min_shards.", MetricType::kGauge,
+         &remote::QueueStats::shards_min},
     };
     const std::vector<RemoteWrite::QueueView> q = rw_.views();
     for (const Family& fam : kFamilies) {
@@ -57,6 +72,11 @@ class RemoteWriteCollector final : public collector::Collector {
                         "Newest sample timestamp the receiver acknowledged, in Unix seconds.", MetricType::kGauge,
                         {"remote_name", "url"});
     for (const auto& v : q) f.add({v.name, v.url}, static_cast<double>(v.stats.highest_sent_ms) / 1000.0);
+    auto p = out.family("llmon_remote_storage_protocol_info",
+                        "The protocol the queue sends now (1.0: prometheus.WriteRequest, 2.0: "
+                        "io.prometheus.write.v2.Request); always 1.",
+                        MetricType::kGauge, {"protocol", "remote_name", "url"});
+    for (const auto& v : q) p.add({v.stats.protocol_v2 ? "2.0" : "1.0", v.name, v.url}, 1);
     return Status::ok();
   }
 
@@ -67,10 +87,12 @@ class RemoteWriteCollector final : public collector::Collector {
 }  // namespace
 
 Expected<std::unique_ptr<RemoteWrite>> RemoteWrite::create(const config::Settings& s, tsdb::Db& db,
-                                                           const base::Clock& clock, base::Logger& log) {
+                                                           const base::Clock& clock, base::Logger& log,
+                                                           remote::MetadataFn metadata) {
   const std::string& path = s.get(config::flag::kRemoteWriteConfig);
   if (path.empty()) return std::unique_ptr<RemoteWrite>();
   std::unique_ptr<RemoteWrite> rw(new RemoteWrite(path, s.get(config::flag::kStoragePath), db, clock, log));
+  rw->metadata_ = std::move(metadata);
   auto queues = rw->build();
   if (!queues) return queues.status();
   rw->queues_ = std::move(*queues);
@@ -92,6 +114,7 @@ Expected<std::vector<std::unique_ptr<remote::Queue>>> RemoteWrite::build() const
     o.storage_path = storage_;
     o.position_path = storage_ + "/remote_write/" + remote::queue_hash(c) + ".pos";
     o.store = &db_;
+    o.metadata = metadata_;
     auto q = remote::Queue::create(std::move(o), std::move(*post), clock_, log_);
     if (!q) return q.status();
     out.push_back(std::move(*q));

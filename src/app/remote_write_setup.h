@@ -23,9 +23,11 @@ namespace llmon::app {
 class RemoteWrite {
  public:
   // nullptr (no error) when --remote-write.config is empty; an error naming
-  // FILE:LINE when the file is wrong.
+  // FILE:LINE when the file is wrong. `metadata`: the families' HELP/TYPE/UNIT
+  // the queues send (metadata_config); may be null.
   static Expected<std::unique_ptr<RemoteWrite>> create(const config::Settings& s, tsdb::Db& db,
-                                                       const base::Clock& clock, base::Logger& log);
+                                                       const base::Clock& clock, base::Logger& log,
+                                                       remote::MetadataFn metadata = nullptr);
   void start();
   void stop();
   // Rereads the file; on an error the running queues stay and it is returned.
@@ -45,6 +47,7 @@ class RemoteWrite {
   Expected<std::vector<std::unique_ptr<remote::Queue>>> build() const;
 
   std::string path_, storage_;
+  remote::MetadataFn metadata_;
   tsdb::Db& db_;
   const base::Clock& clock_;
   base::Logger& log_;

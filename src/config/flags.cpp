@@ -383,9 +383,10 @@ std::vector<FlagSpec> build_table() {
        "Comma-separated k=v stream labels added to Loki pushes (besides job, host, rule, severity, source).", agent},
       {flag::kRemoteWriteConfig, "",
        "remote_write configuration in Prometheus's format (a remote_write: list: url, headers, basic_auth, "
-       "authorization, tls_config, write_relabel_configs, queue_config; global.external_labels). Each endpoint "
-       "is fed from the store's WAL with a durable read position, so restarts and outages lose nothing "
-       "(docs/remote_write.md). Empty: off.",
+       "authorization, tls_config, write_relabel_configs, queue_config (shards), metadata_config, "
+       "protobuf_message: prometheus.WriteRequest or io.prometheus.write.v2.Request; global.external_labels). "
+       "Each endpoint is fed from the store's WAL with a durable read position, so restarts and outages lose "
+       "nothing (docs/remote_write.md). Empty: off.",
        agent},
       {flag::kEventsPath,
        "",

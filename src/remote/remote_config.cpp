@@ -29,7 +29,6 @@ class Parser : public scrape::ConfigReader {
                                                                        "proxy_connect_header",
                                                                        "follow_redirects",
                                                                        "enable_http2",
-                                                                       "protobuf_message",
                                                                        "send_exemplars",
                                                                        "send_native_histograms",
                                                                        "bearer_token",
@@ -59,6 +58,8 @@ class Parser : public scrape::ConfigReader {
         s = duration(kv.second, f, q.min_backoff_ms);
       else if (key == "max_backoff")
         s = duration(kv.second, f, q.max_backoff_ms);
+      else if (key == "catch_up_factor")
+        s = uint(kv.second, f, q.catch_up_factor);
       else if (key == "retry_on_http_429")
         s = boolean(kv.second, f, q.retry_on_http_429);
       else if (key == "sample_age_limit")
@@ -69,7 +70,28 @@ class Parser : public scrape::ConfigReader {
     }
     if (q.max_samples_per_send == 0) return fail(n, "queue_config.max_samples_per_send must be positive");
     if (q.min_backoff_ms > q.max_backoff_ms) return fail(n, "queue_config: min_backoff is above max_backoff");
+    if (q.max_shards == 0) return fail(n, "queue_config.max_shards must be positive");
     if (q.min_shards > q.max_shards) return fail(n, "queue_config: min_shards is above max_shards");
+    return Status::ok();
+  }
+
+  Status metadata(const YAML::Node& n, MetadataConfig& m) {
+    if (!n.IsMap()) return fail(n, "metadata_config: expected a mapping");
+    for (const auto& kv : n) {
+      const std::string& key = kv.first.Scalar();
+      Status s;
+      if (key == "send")
+        s = boolean(kv.second, "metadata_config.send", m.send);
+      else if (key == "send_interval")
+        s = duration(kv.second, "metadata_config.send_interval", m.send_interval_ms);
+      else if (key == "max_samples_per_send")
+        s = uint(kv.second, "metadata_config.max_samples_per_send", m.max_samples_per_send);
+      else
+        s = unknown(kv.first, "metadata_config");
+      if (!s) return s;
+    }
+    if (m.send && m.send_interval_ms <= 0) return fail(n, "metadata_config.send_interval must be positive");
+    if (m.max_samples_per_send == 0) return fail(n, "metadata_config.max_samples_per_send must be positive");
     return Status::ok();
   }
 
@@ -111,16 +133,17 @@ class Parser : public scrape::ConfigReader {
       } else if (key == "queue_config") {
         s = queue(v, c.queue);
       } else if (key == "metadata_config") {
-        if (!v.IsMap()) s = fail(v, "metadata_config: expected a mapping");
-        for (const auto& m : v) {
-          if (!s) break;
-          if (m.first.Scalar() == "send")
-            s = boolean(m.second, "metadata_config.send", c.send_metadata);
-          else if (m.first.Scalar() == "send_interval" || m.first.Scalar() == "max_samples_per_send")
-            continue;
-          else
-            s = unknown(m.first, "metadata_config");
-        }
+        s = metadata(v, c.metadata);
+      } else if (key == "protobuf_message") {
+        std::string m;
+        s = scalar(v, "protobuf_message", m);
+        if (s && m == "prometheus.WriteRequest")
+          c.protocol = Protocol::kV1;
+        else if (s && m == "io.prometheus.write.v2.Request")
+          c.protocol = Protocol::kV2;
+        else if (s)
+          s = fail(v, "protobuf_message: \"" + m +
+                          "\" is not one of prometheus.WriteRequest, io.prometheus.write.v2.Request");
       } else {
         s = unknown(kv.first, "remote_write");
       }

@@ -23,13 +23,20 @@ void put_raw_double(std::string& out, int field, double d) {
 
 }  // namespace
 
-void encode_write_request(const std::vector<WriteSeries>& series, const std::vector<WriteMetadata>& metadata,
+std::vector<SeriesView> views_of(const std::vector<WriteSeries>& series) {
+  std::vector<SeriesView> out;
+  out.reserve(series.size());
+  for (const WriteSeries& s : series) out.push_back({&s.labels, s.samples, s.metadata});
+  return out;
+}
+
+void encode_write_request(std::span<const SeriesView> series, const std::vector<WriteMetadata>& metadata,
                           std::string& out) {
   out.clear();
   std::string ts, item;
-  for (const WriteSeries& s : series) {
+  for (const SeriesView& s : series) {
     ts.clear();
-    for (const model::Label& l : s.labels) {
+    for (const model::Label& l : *s.labels) {
       item.clear();
       base::put_bytes(item, 1, l.name);
       base::put_bytes(item, 2, l.value);

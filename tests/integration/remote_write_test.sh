@@ -2,7 +2,11 @@
 # remote_write without loss (docs/remote_write.md): `llmon agent` pushes its
 # stored samples to a real Prometheus 2.42 (--web.enable-remote-write-receiver)
 # and, when Debian's victoria-metrics is installed (or VICTORIA_METRICS names
-# its binary), to VictoriaMetrics too.
+# its binary), to VictoriaMetrics too, and when Debian's influxdb is
+# installed (or INFLUXD names its binary), to InfluxDB 1.x's
+# /api/v1/prom/write (started here on free ports with its own config, read
+# back through its /query API; it cannot store NaN or Inf, which it drops,
+# and stores a repeated sample once, so only loss is checked there).
 # Outage: the receivers are stopped; meanwhile the agent is killed with -9
 # and restarted (twice); then the receivers come back, and a SIGHUP
 # reloads the queues while they catch up. Afterwards every
@@ -20,6 +24,10 @@ require_cmd python3 || skip "python3 not installed"
 VM="${VICTORIA_METRICS:-victoria-metrics}"
 HAVE_VM=0
 if require_cmd "$VM"; then HAVE_VM=1; else log "victoria-metrics not installed: VictoriaMetrics part skipped"; fi
+
+INFLUXD="${INFLUXD:-influxd}"
+HAVE_INFLUX=0
+if require_cmd "$INFLUXD"; then HAVE_INFLUX=1; else log "influxd not installed: InfluxDB part skipped"; fi
 
 # Every series llmon stores (its collectors' on this host, its own, the rules').
 SELECTOR='{__name__=~".+"}'
@@ -46,6 +54,40 @@ start_vm() {
   ITEST_PIDS+=("$VM_PID")
   wait_http "http://127.0.0.1:$VM_PORT/health" 60 "$VM_PID" || fail "VictoriaMetrics did not start"
 }
+INFLUX_PORT="$(free_port)"
+INFLUX_RPC_PORT="$(free_port)"
+cat >"$SCRATCH/influxdb.conf" <<CONF
+reporting-enabled = false
+bind-address = "127.0.0.1:$INFLUX_RPC_PORT"
+[meta]
+  dir = "$SCRATCH/influx/meta"
+[data]
+  dir = "$SCRATCH/influx/data"
+  wal-dir = "$SCRATCH/influx/wal"
+  query-log-enabled = false
+[monitor]
+  store-enabled = false
+[http]
+  bind-address = "127.0.0.1:$INFLUX_PORT"
+  log-enabled = false
+[logging]
+  level = "warn"
+[continuous_queries]
+  enabled = false
+[subscriber]
+  enabled = false
+CONF
+start_influx() {
+  ((HAVE_INFLUX)) || return 0
+  (cd "$SCRATCH" && exec "$INFLUXD" -config "$SCRATCH/influxdb.conf") >>"$SCRATCH/influx.log" 2>&1 &
+  INFLUX_PID=$!
+  ITEST_PIDS+=("$INFLUX_PID")
+  influx_up() { [[ "$(http_status "http://127.0.0.1:$INFLUX_PORT/ping")" == 204 ]] || { kill -0 "$INFLUX_PID" || fail "influxd exited"; false; }; }
+  wait_for "InfluxDB on $INFLUX_PORT" 60 influx_up
+  curl -s --max-time 10 -XPOST "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode "q=CREATE DATABASE prometheus" \
+    >/dev/null || fail "cannot create the InfluxDB database"
+  log "InfluxDB up on $INFLUX_PORT (pid $INFLUX_PID)"
+}
 
 {
   echo "remote_write:"
@@ -55,6 +97,11 @@ start_vm() {
   if ((HAVE_VM)); then
     echo "  - url: http://127.0.0.1:$VM_PORT/api/v1/write"
     echo "    name: vm"
+    echo "    queue_config: {max_samples_per_send: 500, min_backoff: 50ms, max_backoff: 1s}"
+  fi
+  if ((HAVE_INFLUX)); then
+    echo "  - url: http://127.0.0.1:$INFLUX_PORT/api/v1/prom/write?db=prometheus"
+    echo "    name: influx"
     echo "    queue_config: {max_samples_per_send: 500, min_backoff: 50ms, max_backoff: 1s}"
   fi
 } >"$SCRATCH/remote_write.yml"
@@ -84,6 +131,7 @@ remote_metric() {
 
 start_prom
 start_vm
+start_influx
 start_agent
 # (Waits, not fixed sleeps: under a loaded parallel ctest the agent's first
 # cycle and send can take seconds.)
@@ -91,11 +139,15 @@ sent_some() { [[ "$(remote_metric llmon_remote_storage_samples_total prom)" =~ ^
 wait_for "the first samples acknowledged by Prometheus" 30 sent_some ||
   fail "nothing sent to Prometheus: $(grep remote_write "$SCRATCH/llmon.log" | tail -3)"
 log "sending: $(remote_metric llmon_remote_storage_samples_total prom) samples acknowledged"
+# The shard gauges (Prometheus's prometheus_remote_storage_shards*): defaults 1..50, running 1 at this rate.
+[[ "$(remote_metric llmon_remote_storage_shards_max prom)" == 50 && "$(remote_metric llmon_remote_storage_shards_min prom)" == 1 &&
+  "$(remote_metric llmon_remote_storage_shards prom)" =~ ^[1-9] ]] || fail "llmon_remote_storage_shards* missing or wrong"
 
 # Outage: the receivers go away while the agent keeps storing, is killed
 # with -9 twice and restarted.
 stop_pid "$PROM_PID"
 if ((HAVE_VM)); then stop_pid "$VM_PID"; fi
+if ((HAVE_INFLUX)); then stop_pid "$INFLUX_PID"; fi
 log "receivers stopped"
 sleep 4
 kill9_agent
@@ -107,6 +159,7 @@ failed_some() { [[ "$(remote_metric llmon_remote_storage_samples_failed_total pr
 wait_for "failed sends counted during the outage" 30 failed_some || fail "no failed sends counted during the outage"
 start_prom
 start_vm
+start_influx
 log "receivers back"
 sleep 1
 # A SIGHUP while catching up rebuilds the queues from their saved positions.
@@ -121,13 +174,14 @@ caught_up() {
   [[ -n "$h" ]] && python3 -c "import sys; sys.exit(0 if float('$h') >= $CUT + 1 else 1)"
 }
 wait_for "remote_write to catch up past $CUT" 60 caught_up
+queue_caught_up() {
+  local h
+  h="$(remote_metric llmon_remote_storage_highest_timestamp_sent_seconds "$1")"
+  [[ -n "$h" ]] && python3 -c "import sys; sys.exit(0 if float('$h') >= $CUT + 1 else 1)"
+}
+if ((HAVE_INFLUX)); then wait_for "remote_write to InfluxDB to catch up" 60 queue_caught_up influx; fi
 if ((HAVE_VM)); then
-  vm_caught_up() {
-    local h
-    h="$(remote_metric llmon_remote_storage_highest_timestamp_sent_seconds vm)"
-    [[ -n "$h" ]] && python3 -c "import sys; sys.exit(0 if float('$h') >= $CUT + 1 else 1)"
-  }
-  wait_for "remote_write to VictoriaMetrics to catch up" 60 vm_caught_up
+  wait_for "remote_write to VictoriaMetrics to catch up" 60 queue_caught_up vm
   curl -s --max-time 10 "http://127.0.0.1:$VM_PORT/internal/force_flush" >/dev/null
   sleep 2
 fi
@@ -188,5 +242,45 @@ compare "$SCRATCH/llmon.json" "$SCRATCH/prom.json" prometheus || fail "Prometheu
 if ((HAVE_VM)); then
   raw "http://127.0.0.1:$VM_PORT" "$SCRATCH/vm.json"
   compare "$SCRATCH/llmon.json" "$SCRATCH/vm.json" victoriametrics 1e-11 || fail "VictoriaMetrics differs"
+fi
+if ((HAVE_INFLUX)); then
+  curl -s --max-time 60 -G "http://127.0.0.1:$INFLUX_PORT/query" --data-urlencode db=prometheus \
+    --data-urlencode epoch=ms --data-urlencode \
+    "q=SELECT * FROM /.*/ WHERE time > $((CUT - 600))s AND time <= ${CUT}s" >"$SCRATCH/influx.json" ||
+    fail "query InfluxDB failed"
+  /usr/bin/env python3 - "$SCRATCH/llmon.json" "$SCRATCH/influx.json" <<'PY' || fail "InfluxDB lacks samples llmon stored"
+import json, math, sys
+d = json.load(open(sys.argv[1]))
+assert d["status"] == "success", d
+llmon = {}
+for s in d["data"]["result"]:
+    pts = [(round(float(t) * 1000), float(v)) for t, v in s["values"]]
+    # InfluxDB cannot store NaN or +-Inf: its prom write drops them.
+    llmon[tuple(sorted(s["metric"].items()))] = [(t, v) for t, v in pts if math.isfinite(v)]
+influx = {}
+res = json.load(open(sys.argv[2]))["results"][0]
+if "error" in res:
+    sys.exit(f"InfluxDB: {res['error']}")
+for s in res.get("series", []):
+    cols = s["columns"]
+    ti, vi = cols.index("time"), cols.index("value")
+    for row in s["values"]:
+        labels = {"__name__": s["name"]}
+        for i, c in enumerate(cols):
+            if i not in (ti, vi) and row[i] is not None and c != "__name__":
+                labels[c] = row[i]
+        influx.setdefault(tuple(sorted(labels.items())), []).append((row[ti], float(row[vi])))
+bad = total = 0
+for k, pts in llmon.items():
+    total += len(pts)
+    got = sorted(influx.get(k, []))
+    if got != pts:
+        bad += 1
+        if bad <= 5:
+            print(f"influxdb: {dict(k)}: llmon {len(pts)} samples, influxdb {len(got)};"
+                  f" missing {sorted(set(pts) - set(got))[:3]} extra {sorted(set(got) - set(pts))[:3]}")
+print(f"influxdb: {len(llmon)} series, {total} finite samples compared, {bad} differ")
+sys.exit(1 if bad or not llmon else 0)
+PY
 fi
 log "PASS"

@@ -89,6 +89,12 @@ TEST(RemoteConfig, RefusesBadValues) {
            "remote_write:\n  - url: http://a/\n    write_relabel_configs: [{action: hashmod, target_label: x}]\n",
            "remote_write:\n  - url: http://a/\n  - url: http://a/\n",  // duplicate
            "remote_write: [\n",
+           "remote_write:\n  - url: http://a/\n    protobuf_message: prometheus.WriteRequestV3\n",
+           "remote_write:\n  - url: http://a/\n    metadata_config: {send_interval: 0s}\n",
+           "remote_write:\n  - url: http://a/\n    metadata_config: {max_samples_per_send: 0}\n",
+           "remote_write:\n  - url: http://a/\n    metadata_config: {sends: true}\n",
+           "remote_write:\n  - url: http://a/\n    queue_config: {max_shards: 0}\n",
+           "remote_write:\n  - url: http://a/\n    queue_config: {min_shards: 5, max_shards: 2}\n",
        }) {
     auto f = parse_remote_write_config(bad, "rw.yml");
     EXPECT_FALSE(f) << bad;
@@ -96,6 +102,37 @@ TEST(RemoteConfig, RefusesBadValues) {
       EXPECT_EQ(f.error().rfind("rw.yml:", 0), 0u) << f.error();
     }
   }
+}
+
+TEST(RemoteConfig, ProtobufMessageAndMetadataConfig) {
+  auto f = parse_remote_write_config(R"(
+remote_write:
+  - url: http://a/
+    protobuf_message: io.prometheus.write.v2.Request
+    metadata_config: {send: false, send_interval: 30s, max_samples_per_send: 100}
+    queue_config: {catch_up_factor: 0}
+  - url: http://b/
+    protobuf_message: prometheus.WriteRequest
+  - url: http://c/
+)",
+                                     "rw.yml");
+  ASSERT_TRUE(f) << f.error();
+  ASSERT_EQ(f->remote_write.size(), 3u);
+  EXPECT_EQ(f->remote_write[0].protocol, Protocol::kV2);
+  EXPECT_FALSE(f->remote_write[0].metadata.send);
+  EXPECT_EQ(f->remote_write[0].metadata.send_interval_ms, 30000);
+  EXPECT_EQ(f->remote_write[0].metadata.max_samples_per_send, 100u);
+  EXPECT_EQ(f->remote_write[0].queue.catch_up_factor, 0u);
+  EXPECT_EQ(f->remote_write[1].protocol, Protocol::kV1);
+  // Prometheus's defaults.
+  const auto& c = f->remote_write[2];
+  EXPECT_EQ(c.protocol, Protocol::kV1);
+  EXPECT_TRUE(c.metadata.send);
+  EXPECT_EQ(c.metadata.send_interval_ms, 60000);
+  EXPECT_EQ(c.metadata.max_samples_per_send, 500u);
+  EXPECT_EQ(c.queue.catch_up_factor, 20u);
+  EXPECT_EQ(c.queue.max_shards, 50u);
+  EXPECT_EQ(c.queue.min_shards, 1u);
 }
 
 TEST(RemoteConfig, EmptyFileHasNoQueues) {

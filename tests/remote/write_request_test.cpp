@@ -58,7 +58,7 @@ TEST(WriteRequest, KnownBytes) {
 
 TEST(WriteRequest, EmptyRequestIsEmpty) {
   std::string out = "junk";
-  encode_write_request({}, {}, out);
+  encode_write_request(std::vector<WriteSeries>{}, {}, out);
   EXPECT_TRUE(out.empty());
 }
 
