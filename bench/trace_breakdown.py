@@ -5,11 +5,17 @@ the whole trace (.json or .json.gz) and compute HTA's temporal breakdown
 `stream` arg other than -1 (an integer: ROCm runtime calls carry "0x0"); with >= 2 ProfilerStep#N annotations only
 kernels whose launch (by correlation) precedes the last step; times
 truncated to integer microseconds (ns for displayTimeUnit "ns" traces).
-Prints one JSON object. Usage: trace_breakdown.py FILE"""
+Prints one JSON object. Usage: trace_breakdown.py [--analyses] FILE
+
+--analyses adds HTA's other single-rank analyses over the same kernels, as
+docs/trace.md defines them: communication/computation overlap, idle time by
+cause per stream, launch statistics, queue lengths per stream and memory
+bandwidth per kind (the same keys as `llmon trace analyze --json`)."""
 import decimal
 import gzip
 import json
 import re
+import statistics
 import sys
 
 COMM = re.compile(r"(^nccl.*)|(^hip)|(^hccl)|(.*ncclKernel.*)")
@@ -18,6 +24,145 @@ NOT_COMPUTE = re.compile(
     r"(^nccl)|(.*Memcpy)|(.*Memset)|(.*dma)|(^.*Sync)|(^Stream Wait Event)|(cuda.*LaunchKernel)|(^runFunction)|"
     r"(^hip)|(^job_exe)|(^packet)|(^pe_exe)|(^cpum_exe_subgraph)|(^hccl)|(^collective_subgraph_execution)")
 LAUNCH = {"cuda_runtime", "cuda_driver", "Runtime", "mtia_runtime", "privateuse1_runtime", "xpu_runtime"}
+LAUNCH_CALLS = {"cudaLaunchKernel", "cudaLaunchKernelExC", "cuLaunchKernel", "cuLaunchKernelEx", "cudaMemcpyAsync",
+                "cudaMemsetAsync", "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+                "hipExtModuleLaunchKernel", "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream"}
+
+
+def kernel_type(name):
+    if COMM.match(name):
+        return "COMMUNICATION"
+    if MEM.match(name):
+        return "MEMORY"
+    return "OTHER" if NOT_COMPUTE.match(name) else "COMPUTATION"
+
+
+def merge(iv):
+    out = []
+    for s, e in sorted(iv):
+        if out and s <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], e)
+        else:
+            out.append([s, e])
+    return out
+
+
+def intersect(a, b):
+    """Length of the intersection of two merged interval lists: a sweep over
+    their boundaries with a running count (HTA's comm +-1, comp +-2, status 3)."""
+    events = sorted([(s, 1) for s, e in a] + [(e, -1) for s, e in a] + [(s, 2) for s, e in b] + [(e, -2) for s, e in b])
+    total, running = 0, 0
+    for (t, d), nxt in zip(events, events[1:] + [(None, 0)]):
+        running += d
+        if running == 3 and nxt[0] is not None:
+            total += nxt[0] - t
+    return total
+
+
+def describe(v):
+    if not v:
+        return {"count": 0}
+    v = sorted(v)
+    def q(p):
+        pos = p * (len(v) - 1)
+        lo = int(pos)
+        hi = min(lo + 1, len(v) - 1)
+        return v[lo] + (v[hi] - v[lo]) * (pos - lo)
+    return {"count": len(v), "mean": statistics.fmean(v), "std": statistics.stdev(v) if len(v) > 1 else 0.0,
+            "min": v[0], "p25": q(0.25), "p50": q(0.5), "p75": q(0.75), "max": v[-1]}
+
+
+def analyses(kernels, first_launch, calls, scale):
+    """kernels: (ts, end, name, correlation, stream, args) in trace units."""
+    out = {}
+    types = {k[2]: kernel_type(k[2]) for k in kernels}
+    comm = merge([(k[0], k[1]) for k in kernels if types[k[2]] == "COMMUNICATION"])
+    comp = merge([(k[0], k[1]) for k in kernels if types[k[2]] == "COMPUTATION"])
+    comm_t = sum(e - s for s, e in comm)
+    over = intersect(comm, comp) if comm_t else 0
+    out["overlap"] = {"comm_us": comm_t / scale, "overlapped_us": over / scale,
+                      "pct": 100.0 * over / comm_t if comm_t else 0.0}
+    idle = []
+    for stream in sorted({k[4] for k in kernels}):
+        ks = sorted((k for k in kernels if k[4] == stream), key=lambda k: k[0])
+        cat = {"host_wait": 0, "kernel_wait": 0, "other": 0}
+        for prev, k in zip(ks, ks[1:]):
+            gap = k[0] - prev[1]
+            launch = first_launch.get(k[3])
+            if launch is not None and launch > prev[1]:
+                cat["host_wait"] += gap
+            elif gap < 30 * scale:
+                cat["kernel_wait"] += gap
+            else:
+                cat["other"] += gap
+        total = sum(cat.values())
+        row = {"stream": stream, "kernels": len(ks), "idle_us": total / scale}
+        for c, v in cat.items():
+            row[c + "_us"] = v / scale
+            row[c + "_ratio"] = v / total if total else 0.0
+        idle.append(row)
+    out["idle_by_stream"] = idle
+    pairs = [(calls[k[3]], k) for k in kernels if k[3] in calls]
+    cpu = [c[1] for c, k in pairs]
+    gpu = [k[1] - k[0] for c, k in pairs]
+    delay = [k[0] - (c[0] + c[1]) for c, k in pairs]
+    out["launches"] = {"pairs": len(pairs),
+                       "cpu_us": {"mean": statistics.fmean(cpu) / scale if cpu else 0},
+                       "gpu_us": {"mean": statistics.fmean(gpu) / scale if gpu else 0},
+                       "delay_us": {"mean": statistics.fmean(delay) / scale if delay else 0,
+                                    "max": max(delay) / scale if delay else 0},
+                       "short_kernels": sum(1 for c, g in zip(cpu, gpu) if c <= 50 * scale and g < c),
+                       "runtime_outliers": sum(1 for c in cpu if c > 50 * scale),
+                       "delay_outliers": sum(1 for d in delay if d > 100 * scale)}
+    queues = []
+    for stream in sorted({k[4] for c, k in pairs}):
+        steps = []
+        for c, k in pairs:
+            if k[4] == stream:
+                steps += [(c[0], 1), (k[0], -1)]
+        steps.sort(key=lambda x: (x[0], -x[1]))  # at equal times the launch first
+        length, series = 0, []
+        for t, d in steps:
+            length += d
+            series.append((t, length))
+        top = max(n for t, n in series)
+        at_max = sum(b[0] - a[0] for a, b in zip(series, series[1:]) if a[1] == top)
+        row = describe([n for t, n in series])
+        row.update(stream=stream, time_at_max_us=at_max / scale)
+        queues.append(row)
+    out["queues"] = queues
+    mem = {}
+    for k in kernels:
+        if types[k[2]] != "MEMORY":
+            continue
+        n = k[2]
+        kind = "Memset" if n.startswith("Memset") else (n[:11] if n.startswith("Memcpy") else "Memcpy Unknown")
+        m = mem.setdefault(kind, {"kind": kind, "ops": 0, "bytes": 0, "dur_us": 0, "steps": []})
+        m["ops"] += 1
+        m["dur_us"] += (k[1] - k[0]) / scale
+        dur = max(k[1] - k[0], 1)
+        a = k[5]
+        if isinstance(a.get("bytes"), int):
+            m["bytes"] += a["bytes"]
+        bw = a.get("memory bandwidth (GB/s)")
+        if not isinstance(bw, (int, float, decimal.Decimal)):
+            bw = a["bytes"] / (dur * 1000 / scale) if isinstance(a.get("bytes"), int) else None
+        if bw is not None:
+            m["steps"] += [(k[0], float(bw)), (k[0] + dur, -float(bw))]
+    rows = []
+    for kind in sorted(mem):
+        m = mem[kind]
+        bw, pts = 0.0, []
+        for t, d in sorted(m.pop("steps"), key=lambda x: (x[0], x[1] > 0)):  # ends first
+            bw += d
+            if abs(bw) < 1e-9:
+                bw = 0.0
+            if bw > 0:
+                pts.append(bw)
+        m["gbps"] = describe(pts)
+        rows.append(m)
+    out["memory_bandwidth"] = rows
+    return out
 
 
 def is_compute(name):
@@ -37,7 +182,7 @@ def union(iv):
     return total + (ce - cs if cs is not None else 0)
 
 
-def main(path):
+def main(path, with_analyses=False):
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rb") as f:
         trace = json.load(f)
@@ -46,7 +191,7 @@ def main(path):
         with opener(path, "rb") as f:
             trace = json.load(f, parse_float=decimal.Decimal)
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    kernels, launches, steps = [], {}, []
+    kernels, launches, steps, calls = [], {}, [], {}
     for e in events:
         if e.get("ph") != "X" or "ts" not in e or "dur" not in e or e["dur"] < 0:
             continue
@@ -54,9 +199,11 @@ def main(path):
         ts, dur = int(e["ts"] * scale), int(e["dur"] * scale)
         stream = args.get("stream", -1)
         if isinstance(stream, int) and stream != -1:  # ROCm's runtime calls carry "stream": "0x0"
-            kernels.append((ts, ts + dur, e.get("name", ""), args.get("correlation")))
+            kernels.append((ts, ts + dur, e.get("name", ""), args.get("correlation"), stream, args))
         elif e.get("cat") in LAUNCH and "correlation" in args:
             launches.setdefault(args["correlation"], ts)
+            if e.get("name") in LAUNCH_CALLS:
+                calls.setdefault(args["correlation"], (ts, dur))
         elif e.get("cat") == "user_annotation" and e.get("name", "").startswith("ProfilerStep#"):
             steps.append(ts)
     if len(steps) >= 2:
@@ -69,8 +216,13 @@ def main(path):
         compute = union([(k[0], k[1]) for k in kernels if is_compute(k[2])])
         out.update(kernel_time_us=kt / scale, idle_us=idle / scale, compute_us=compute / scale,
                    non_compute_us=(kt - compute - idle) / scale)
-    print(json.dumps(out))
+        if with_analyses:
+            out.update(analyses(kernels, launches, calls, scale))
+    print(json.dumps(out, default=float))
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    if sys.argv[1] == "--analyses":
+        main(sys.argv[2], True)
+    else:
+        main(sys.argv[1])
