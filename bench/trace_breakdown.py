@@ -6,11 +6,16 @@ the whole trace (.json or .json.gz) and compute HTA's temporal breakdown
 kernels whose launch (by correlation) precedes the last step; times
 truncated to integer microseconds (ns for displayTimeUnit "ns" traces).
 Prints one JSON object. Usage: trace_breakdown.py [--analyses] FILE
+                               trace_breakdown.py --stragglers FILE...
 
 --analyses adds HTA's other single-rank analyses over the same kernels, as
 docs/trace.md defines them: communication/computation overlap, idle time by
 cause per stream, launch statistics, queue lengths per stream and memory
-bandwidth per kind (the same keys as `llmon trace analyze --json`)."""
+bandwidth per kind (the same keys as `llmon trace analyze --json`).
+--stragglers FILE... (the ranks of one job) prints the stragglers object of
+`llmon trace analyze --json DIR`: communication kernels matched across ranks
+by key ("Process Group Name/Collective name", else the kernel name) and
+occurrence, the last rank of each and how late."""
 import decimal
 import gzip
 import json
@@ -182,6 +187,73 @@ def union(iv):
     return total + (ce - cs if cs is not None else 0)
 
 
+def stragglers(paths):
+    per_rank = []
+    for i, path in enumerate(paths):
+        opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
+        with opener(path, "rb") as f:
+            trace = json.load(f, parse_float=decimal.Decimal)
+        events = trace["traceEvents"] if isinstance(trace, dict) else trace
+        info = trace.get("distributedInfo", {}) if isinstance(trace, dict) else {}
+        scale = 1 if isinstance(trace, dict) and trace.get("displayTimeUnit") == "ns" else 1000  # to ns
+        kernels, launches, steps = [], {}, []
+        for e in events:
+            if e.get("ph") != "X" or "ts" not in e or "dur" not in e or e["dur"] < 0:
+                continue
+            args = e.get("args") or {}
+            ts = int(e["ts"]) * 1000 if scale == 1000 else int(e["ts"] * 1000)  # ns; µs traces truncated to µs
+            stream = args.get("stream", -1)
+            if isinstance(stream, int) and stream != -1:
+                kernels.append((ts, e.get("name", ""), args.get("correlation"), args))
+            elif e.get("cat") in LAUNCH and "correlation" in args:
+                launches.setdefault(args["correlation"], ts)
+            elif e.get("cat") == "user_annotation" and e.get("name", "").startswith("ProfilerStep#"):
+                steps.append(ts)
+        if len(steps) >= 2:
+            kernels = [k for k in kernels if k[2] in launches and launches[k[2]] < max(steps)]
+        calls = []
+        for ts, name, corr, args in sorted(kernels, key=lambda k: k[0]):
+            if kernel_type(name) != "COMMUNICATION":
+                continue
+            if "Collective name" in args:
+                pg = args.get("Process Group Name")
+                key = (pg + "/" if pg else "") + args["Collective name"]
+            else:
+                key = name
+            calls.append((key, ts))
+        per_rank.append((info.get("rank", i), calls))
+    inst = {}
+    for pos, (rank, calls) in enumerate(per_rank):
+        seen = {}
+        for key, ts in calls:
+            n = seen.get(key, 0)
+            seen[key] = n + 1
+            inst.setdefault((key, n), []).append((pos, ts))
+    ranks = [{"rank": r, "collectives": 0, "last": 0, "late": []} for r, _ in per_rank]
+    worst = []
+    for (key, n), starts in inst.items():
+        if len(starts) < 2:
+            continue
+        first = min(ts for _, ts in starts)
+        last_pos, last = max(starts, key=lambda x: (x[1], -per_rank[x[0]][0]))
+        for pos, ts in starts:
+            ranks[pos]["collectives"] += 1
+            ranks[pos]["late"].append(ts - first)
+        if last > first:
+            ranks[last_pos]["last"] += 1
+        worst.append({"key": key, "occurrence": n, "ranks": len(starts), "last_rank": per_rank[last_pos][0],
+                      "late_us": (last - first) / 1000, "_first": first})
+    worst.sort(key=lambda w: (-w["late_us"], w["_first"], w["key"], w["occurrence"]))
+    for w in worst:
+        del w["_first"]
+    for r in ranks:
+        late = r.pop("late")
+        r["late_mean_us"] = sum(late) / len(late) / 1000 if late else 0.0
+        r["late_max_us"] = max(late) / 1000 if late else 0.0
+    ranks.sort(key=lambda r: r["rank"])
+    print(json.dumps({"collectives": len(worst), "worst": worst[:10], "ranks": ranks}))
+
+
 def main(path, with_analyses=False):
     opener = gzip.open if open(path, "rb").read(2) == b"\x1f\x8b" else open
     with opener(path, "rb") as f:
@@ -224,5 +296,7 @@ def main(path, with_analyses=False):
 if __name__ == "__main__":
     if sys.argv[1] == "--analyses":
         main(sys.argv[2], True)
+    elif sys.argv[1] == "--stragglers":
+        stragglers(sys.argv[2:])
     else:
         main(sys.argv[1])

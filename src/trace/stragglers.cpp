@@ -43,7 +43,9 @@ StragglerReport find_stragglers(const std::vector<RankCollectives>& ranks, size_
     all.push_back(LateCollective{id.first, id.second, starts.size(), ranks[last_pos].rank, last - first, first});
   }
   std::sort(all.begin(), all.end(), [](const LateCollective& a, const LateCollective& b) {
-    return a.late_ns != b.late_ns ? a.late_ns > b.late_ns : a.first_ts_ns < b.first_ts_ns;
+    if (a.late_ns != b.late_ns) return a.late_ns > b.late_ns;
+    if (a.first_ts_ns != b.first_ts_ns) return a.first_ts_ns < b.first_ts_ns;
+    return a.key != b.key ? a.key < b.key : a.occurrence < b.occurrence;
   });
   if (all.size() > top) all.resize(top);
   rep.worst = std::move(all);

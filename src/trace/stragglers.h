@@ -50,7 +50,7 @@ struct RankLateness {
 
 struct StragglerReport {
   uint64_t collectives = 0;           // matched on >= 2 ranks
-  std::vector<LateCollective> worst;  // largest late_ns first, at most `top`
+  std::vector<LateCollective> worst;  // largest late_ns first (then earliest, key, occurrence), at most `top`
   std::vector<RankLateness> ranks;    // by rank
 };
 

@@ -63,9 +63,20 @@ grep -q "^temporal breakdown (share of kernel time)" <<<"$out" || fail "diff tex
 "$LLMON" trace diff "$FIX/one_step.json" >/dev/null 2>&1
 [[ $? == 2 ]] || fail "diff with one argument: want exit 2"
 
-# A directory of ranks gets the per-rank table and the stragglers.
+# A directory of ranks gets the per-rank table and the stragglers, which
+# equal the Python baseline's (trace_breakdown.py --stragglers).
 out="$("$LLMON" trace analyze "$FIX/two_ranks")" || fail "two_ranks failed"
 grep -q "^stragglers: 3 collectives matched across ranks" <<<"$out" || fail "stragglers line: $out"
+compare_stragglers() {
+  local dir="$1"
+  "$LLMON" trace analyze --json --trace.top=10 "$dir" >"$SCRATCH/sl.json" || fail "$dir: llmon failed"
+  "$PY" "$REPO/bench/trace_breakdown.py" --stragglers $(find "$dir" -maxdepth 1 \( -name '*.json' -o -name '*.json.gz' \) | sort) \
+    >"$SCRATCH/sp.json" || fail "$dir: Python --stragglers failed"
+  "$PY" "$REPO/tests/tools/trace_analyses_compare.py" --stragglers "$SCRATCH/sl.json" "$SCRATCH/sp.json" ||
+    fail "$dir: stragglers differ from the Python baseline"
+  log "$(basename "$dir"): stragglers llmon = Python"
+}
+compare_stragglers "$FIX/two_ranks"
 
 # Differential: llmon's temporal breakdown and the other single-rank analyses
 # equal the Python baseline's.
@@ -89,6 +100,12 @@ compare "$FIX/two_steps_ns.json.gz"
 SAMPLES="${LLMON_TRACE_SAMPLES:-$REPO/../shared/data/traces}"
 if [[ -d "$SAMPLES" ]]; then
   while IFS= read -r f; do compare "$f"; done < <(find "$SAMPLES" -name '*.json.gz' | sort)
+  # Ranks 0 and 1 of one job (sampled): a real directory for the stragglers.
+  if [[ -f "$SAMPLES/timeline_analysis/sampled_rank-0.json.gz" && -f "$SAMPLES/trace_filter/sampled_rank-1.json.gz" ]]; then
+    mkdir -p "$SCRATCH/sampled"
+    ln -s "$SAMPLES/timeline_analysis/sampled_rank-0.json.gz" "$SAMPLES/trace_filter/sampled_rank-1.json.gz" "$SCRATCH/sampled/"
+    compare_stragglers "$SCRATCH/sampled"
+  fi
 else
   log "no sample traces at $SAMPLES: differential on the fixtures only"
 fi

@@ -4,13 +4,16 @@
 breakdown: overlap, idle by cause per stream, launch statistics, queue
 lengths and memory bandwidth. Numbers must agree within 1e-6 relative (1e-6
 absolute near 0). Exit 0 when they agree, 1 with the differences listed.
-Usage: trace_analyses_compare.py LLMON_JSON PYTHON_JSON"""
+With --stragglers, compares the stragglers object of a directory's report
+with trace_breakdown.py --stragglers.
+Usage: trace_analyses_compare.py [--stragglers] LLMON_JSON PYTHON_JSON"""
 import json
 import sys
 
 
-def main(llmon_path, py_path):
-    rank = json.load(open(llmon_path))["ranks"][0]
+def main(llmon_path, py_path, stragglers=False):
+    report = json.load(open(llmon_path))
+    rank = report["ranks"][0]
     py = json.load(open(py_path))
     bad = []
 
@@ -32,13 +35,18 @@ def main(llmon_path, py_path):
         elif a != b:
             bad.append(f"{where}: llmon {a!r}, Python {b!r}")
 
-    for key in ("overlap", "idle_by_stream", "launches", "queues", "memory_bandwidth"):
-        if key in py:
-            same(key, rank.get(key), py[key])
+    if stragglers:
+        same("stragglers", report.get("stragglers", {}), py)
+    else:
+        for key in ("overlap", "idle_by_stream", "launches", "queues", "memory_bandwidth"):
+            if key in py:
+                same(key, rank.get(key), py[key])
     for line in bad[:20]:
         print(line, file=sys.stderr)
     return 1 if bad else 0
 
 
 if __name__ == "__main__":
+    if sys.argv[1] == "--stragglers":
+        sys.exit(main(sys.argv[2], sys.argv[3], True))
     sys.exit(main(sys.argv[1], sys.argv[2]))
