@@ -263,7 +263,7 @@ def main(path, with_analyses=False):
         with opener(path, "rb") as f:
             trace = json.load(f, parse_float=decimal.Decimal)
     events = trace["traceEvents"] if isinstance(trace, dict) else trace
-    kernels, launches, steps, calls = [], {}, [], {}
+    kernels, launches, steps, calls, device_memory = [], {}, [], {}, []
     for e in events:
         if e.get("ph") != "X" or "ts" not in e or "dur" not in e or e["dur"] < 0:
             continue
@@ -277,10 +277,14 @@ def main(path, with_analyses=False):
             if e.get("name") in LAUNCH_CALLS:
                 calls.setdefault(args["correlation"], (ts, dur))
         elif e.get("cat") == "user_annotation" and e.get("name", "").startswith("ProfilerStep#"):
-            steps.append(ts)
+            steps.append((ts, dur))
+        elif e.get("cat") == "mtia_ccp_events" and MEM.match(e.get("name", "")) and isinstance(e.get("tid"), int):
+            # MTIA memory events without a stream: their thread is the stream (HTA's _fix_mtia_memory_kernels)
+            device_memory.append((ts, ts + dur, e["name"], args.get("correlation"), e["tid"], args))
     if len(steps) >= 2:
-        cutoff = max(steps)
+        cutoff = max(s for s, d in steps)
         kernels = [k for k in kernels if k[3] in launches and launches[k[3]] < cutoff]
+    kernels += [m for m in device_memory if any(s <= m[0] <= s + d for s, d in steps)]
     out = {"kernels": len(kernels)}
     if kernels:
         kt = max(k[1] for k in kernels) - min(k[0] for k in kernels)

@@ -166,13 +166,22 @@ std::vector<Step> find_steps(const TraceData& d) {
 
 std::vector<Span> select_kernels(const TraceData& d, const std::vector<Step>& steps, bool* filtered) {
   *filtered = steps.size() >= 2;
-  if (!*filtered) return d.kernels;
-  int64_t cutoff = steps.back().ts;
   std::vector<Span> out;
-  for (const Span& k : d.kernels) {
-    auto it = d.launch_ts.find(k.correlation);
-    if (k.correlation != kAbsent && it != d.launch_ts.end() && it->second < cutoff) out.push_back(k);
+  if (!*filtered) {
+    out = d.kernels;
+  } else {
+    int64_t cutoff = steps.back().ts;
+    for (const Span& k : d.kernels) {
+      auto it = d.launch_ts.find(k.correlation);
+      if (k.correlation != kAbsent && it != d.launch_ts.end() && it->second < cutoff) out.push_back(k);
+    }
   }
+  for (const Span& m : d.device_memory)
+    for (const Step& s : steps)
+      if (m.ts >= s.ts && m.ts <= s.ts + s.dur) {
+        out.push_back(m);
+        break;
+      }
   return out;
 }
 

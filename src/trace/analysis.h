@@ -104,7 +104,9 @@ int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv);
 Temporal temporal_breakdown(const std::vector<Span>& kernels, const std::vector<bool>& is_compute);
 
 // The kernels HTA analyses: all of them, or with >= 2 ProfilerStep
-// annotations those whose launch (by correlation) precedes the last step.
+// annotations those whose launch (by correlation) precedes the last step;
+// plus the MTIA memory events without a stream that start inside a step
+// (TraceData::device_memory).
 std::vector<Span> select_kernels(const TraceData& d, const std::vector<Step>& steps, bool* filtered);
 
 std::vector<Step> find_steps(const TraceData& d);

@@ -21,6 +21,11 @@ bool is_launch(std::string_view cat) {
   return cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "mtia_runtime" ||
          cat == "privateuse1_runtime" || cat == "xpu_runtime";
 }
+// HTA's MemoryKernelGroupingPattern (^(hip)?Memcpy|^(hip)?Memset|^dma).
+bool is_memory_name(std::string_view n) {
+  if (n.starts_with("hip")) n.remove_prefix(3);
+  return n.starts_with("Memcpy") || n.starts_with("Memset") || n.starts_with("dma");
+}
 int32_t small(int64_t v) {
   return v == kAbsent || v < INT32_MIN || v > INT32_MAX ? -1 : static_cast<int32_t>(v);
 }
@@ -71,7 +76,12 @@ void TraceBuilder::add_complete(const RawEvent& e, int64_t ts, int64_t dur, std:
     d_.kernels.push_back(s);
     return;
   }
-  if (is_cpu_op(cat)) {
+  if (cat == "mtia_ccp_events" && is_memory_name(name) && e.tid != kAbsent) {
+    s.name = intern(name);
+    s.stream = small(e.tid);
+    s.correlation = e.correlation;
+    d_.device_memory.push_back(s);
+  } else if (is_cpu_op(cat)) {
     s.name = intern(name);
     s.tid = thread_key(e);
     d_.cpu_ops.push_back(s);
@@ -147,7 +157,7 @@ TraceData TraceBuilder::finish(TraceHeader header) {
   d_.header = std::move(header);
   int64_t k = d_.header.ns_per_unit();
   if (k != 1) {
-    for (auto* v : {&d_.kernels, &d_.cpu_ops, &d_.annotations, &d_.launches})
+    for (auto* v : {&d_.kernels, &d_.cpu_ops, &d_.annotations, &d_.launches, &d_.device_memory})
       for (Span& s : *v) {
         s.ts /= k;
         s.dur /= k;

@@ -61,6 +61,10 @@ struct TraceData {
   std::unordered_map<int64_t, int64_t> launch_ts;           // correlation -> ts of the CPU runtime call
   std::vector<Span> launches;                               // kernel-launching runtime calls (launch_names.h)
   std::vector<KernelArgs> kernel_args;                      // Span::args - 1 indexes this
+  // MTIA memory events without a stream (mtia_ccp_events named dma*/Memcpy*/
+  // Memset*), their thread as the stream: select_kernels adds those inside a
+  // ProfilerStep, as HTA's _fix_mtia_memory_kernels does.
+  std::vector<Span> device_memory;
   std::map<std::string, uint64_t, std::less<>> categories;  // events per cat
   std::map<char, uint64_t> phases;                          // events per ph
   uint64_t events = 0;
