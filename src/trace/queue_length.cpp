@@ -14,10 +14,10 @@ std::map<int64_t, std::vector<QueuePoint>> queue_length_series(const std::vector
   std::map<int64_t, std::vector<Step>> steps;
   for (const Span& k : kernels) {
     if (k.correlation == kAbsent) continue;
-    auto it = launches.find(k.correlation);
-    if (it == launches.end()) continue;
+    const Span* l = launches.find(k.correlation);
+    if (!l) continue;
     auto& v = steps[stream_number(k.stream)];
-    v.push_back(Step{it->second->ts, +1});
+    v.push_back(Step{l->ts, +1});
     v.push_back(Step{k.ts, -1});
   }
   std::map<int64_t, std::vector<QueuePoint>> out;
@@ -45,15 +45,24 @@ int64_t time_at_or_above(const std::vector<QueuePoint>& series, int64_t n) {
 std::vector<StreamQueue> queue_length_summary(const std::map<int64_t, std::vector<QueuePoint>>& series) {
   std::vector<StreamQueue> out;
   for (const auto& [stream, pts] : series) {
+    if (pts.empty()) continue;
     StreamQueue q;
     q.stream = stream;
+    // Lengths are small integers: sorted by counting, not by comparison. (A
+    // kernel that starts before its launch call, clock skew, can go below 0.)
+    int64_t lo = 0;
+    q.max = INT64_MIN;
+    for (const QueuePoint& p : pts) {
+      q.max = std::max(q.max, p.length);
+      lo = std::min(lo, p.length);
+    }
+    std::vector<uint64_t> hist(static_cast<size_t>(q.max - lo + 1));
+    for (const QueuePoint& p : pts) ++hist[static_cast<size_t>(p.length - lo)];
     std::vector<double> v;
     v.reserve(pts.size());
-    for (const QueuePoint& p : pts) {
-      v.push_back(static_cast<double>(p.length));
-      q.max = std::max(q.max, p.length);
-    }
-    q.length = describe(std::move(v));
+    for (size_t i = 0; i < hist.size(); ++i)
+      v.insert(v.end(), hist[i], static_cast<double>(static_cast<int64_t>(i) + lo));
+    q.length = describe_sorted(v);
     for (size_t i = 0; i + 1 < pts.size(); ++i)
       if (pts[i].length == q.max) q.time_at_max += pts[i + 1].ts - pts[i].ts;
     out.push_back(q);

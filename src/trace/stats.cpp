@@ -15,9 +15,13 @@ double quantile_sorted(const std::vector<double>& s, double q) {
 }
 
 Summary describe(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return describe_sorted(v);
+}
+
+Summary describe_sorted(const std::vector<double>& v) {
   Summary s;
   if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
   s.count = v.size();
   long double sum = 0;
   for (double x : v) sum += x;

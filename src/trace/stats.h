@@ -16,6 +16,8 @@ struct Summary {
 
 // Sorts v.
 Summary describe(std::vector<double> v);
+// The same of values already in ascending order.
+Summary describe_sorted(const std::vector<double>& sorted);
 
 // The q-quantile (0..1) of sorted values, linear interpolation (numpy's default).
 double quantile_sorted(const std::vector<double>& sorted, double q);

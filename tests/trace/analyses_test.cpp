@@ -106,6 +106,17 @@ TEST(TraceQueue, LaunchCountsBeforeAKernelStartingAtTheSameTime) {
   EXPECT_EQ(q[0].time_at_max, 0);  // 2 only at the instant 20
 }
 
+TEST(TraceQueue, AKernelBeforeItsLaunchGoesBelowZero) {
+  std::vector<Span> calls{kernel(20, 1, 9, -1, 1)};
+  LaunchIndex idx = index_launches(calls);
+  auto q = queue_length_summary(queue_length_series({kernel(10, 5, 0, 7, 1)}, idx));
+  ASSERT_EQ(q.size(), 1u);
+  EXPECT_EQ(q[0].length.count, 2u);
+  EXPECT_DOUBLE_EQ(q[0].length.min, -1);
+  EXPECT_DOUBLE_EQ(q[0].length.mean, -0.5);
+  EXPECT_EQ(q[0].max, 0);
+}
+
 TEST(TraceMemory, KindsAsHta) {
   EXPECT_EQ(memory_kind("Memcpy HtoD (Pinned -> Device)"), "Memcpy HtoD");
   EXPECT_EQ(memory_kind("Memcpy DtoD (Device -> Device)"), "Memcpy DtoD");
