@@ -220,29 +220,39 @@ def stragglers(paths):
                 key = (pg + "/" if pg else "") + args["Collective name"]
             else:
                 key = name
-            calls.append((key, ts))
+            calls.append((key, ts, launches.get(corr)))
         per_rank.append((info.get("rank", i), calls))
     inst = {}
     for pos, (rank, calls) in enumerate(per_rank):
         seen = {}
-        for key, ts in calls:
+        for key, ts, launch in calls:
             n = seen.get(key, 0)
             seen[key] = n + 1
-            inst.setdefault((key, n), []).append((pos, ts))
-    ranks = [{"rank": r, "collectives": 0, "last": 0, "late": []} for r, _ in per_rank]
+            inst.setdefault((key, n), []).append((pos, ts, launch))
+    ranks = [{"rank": r, "collectives": 0, "last": 0, "late": [], "launch_last": 0, "launch_late": []}
+             for r, _ in per_rank]
     worst = []
     for (key, n), starts in inst.items():
         if len(starts) < 2:
             continue
-        first = min(ts for _, ts in starts)
-        last_pos, last = max(starts, key=lambda x: (x[1], -per_rank[x[0]][0]))
-        for pos, ts in starts:
+        first = min(ts for _, ts, _ in starts)
+        last_pos, last, _ = max(starts, key=lambda x: (x[1], -per_rank[x[0]][0]))
+        for pos, ts, _ in starts:
             ranks[pos]["collectives"] += 1
             ranks[pos]["late"].append(ts - first)
         if last > first:
             ranks[last_pos]["last"] += 1
-        worst.append({"key": key, "occurrence": n, "ranks": len(starts), "last_rank": per_rank[last_pos][0],
-                      "late_us": (last - first) / 1000, "_first": first})
+        w = {"key": key, "occurrence": n, "ranks": len(starts), "last_rank": per_rank[last_pos][0],
+             "late_us": (last - first) / 1000, "_first": first, "last_launch_rank": -1, "launch_late_us": 0.0}
+        if all(launch is not None for _, _, launch in starts):
+            lfirst = min(launch for _, _, launch in starts)
+            lpos, _, llast = max(starts, key=lambda x: (x[2], -per_rank[x[0]][0]))
+            for pos, _, launch in starts:
+                ranks[pos]["launch_late"].append(launch - lfirst)
+            if llast > lfirst:
+                ranks[lpos]["launch_last"] += 1
+            w.update(last_launch_rank=per_rank[lpos][0], launch_late_us=(llast - lfirst) / 1000)
+        worst.append(w)
     worst.sort(key=lambda w: (-w["late_us"], w["_first"], w["key"], w["occurrence"]))
     for w in worst:
         del w["_first"]
@@ -250,6 +260,10 @@ def stragglers(paths):
         late = r.pop("late")
         r["late_mean_us"] = sum(late) / len(late) / 1000 if late else 0.0
         r["late_max_us"] = max(late) / 1000 if late else 0.0
+        ll = r.pop("launch_late")
+        r["launched"] = len(ll)
+        r["launch_late_mean_us"] = sum(ll) / len(ll) / 1000 if ll else 0.0
+        r["launch_late_max_us"] = max(ll) / 1000 if ll else 0.0
     ranks.sort(key=lambda r: r["rank"])
     print(json.dumps({"collectives": len(worst), "worst": worst[:10], "ranks": ranks}))
 

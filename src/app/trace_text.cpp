@@ -120,28 +120,33 @@ void print_rank_text(std::FILE* out, const trace::FileReport& f) {
 }
 
 void print_ranks_table(std::FILE* out, const std::vector<trace::FileReport>& files, const trace::StragglerReport& s) {
-  std::fprintf(out, "ranks\n  %6s %12s %7s %9s %12s %9s %12s %6s %13s %12s\n", "rank", "kernel ms", "idle", "compute",
-               "non-compute", "overlap", "collectives", "last", "mean late us", "max late us");
+  std::fprintf(out, "ranks\n  %6s %12s %7s %9s %12s %9s %12s %6s %13s %12s %12s %15s\n", "rank", "kernel ms", "idle",
+               "compute", "non-compute", "overlap", "collectives", "last", "mean late us", "max late us", "launch last",
+               "mean launch us");
   for (const auto& f : files) {
     const trace::RankReport& r = f.report;
     const trace::RankLateness* l = nullptr;
     for (const auto& x : s.ranks)
       if (x.rank == r.rank) l = &x;
-    std::fprintf(out, "  %6lld %12.3f %6.2f%% %8.2f%% %11.2f%% %8.2f%% %12llu %6llu %13.1f %12.1f\n",
+    std::fprintf(out, "  %6lld %12.3f %6.2f%% %8.2f%% %11.2f%% %8.2f%% %12llu %6llu %13.1f %12.1f %12llu %15.1f\n",
                  static_cast<long long>(r.rank), ms(r.temporal.kernel_time, r.ns_per_unit), r.temporal.idle_pct,
                  r.temporal.compute_pct, r.temporal.non_compute_pct, r.overlap.pct,
                  static_cast<unsigned long long>(l ? l->collectives : 0),
                  static_cast<unsigned long long>(l ? l->last : 0), l ? l->late_mean_ns() / 1e3 : 0.0,
-                 l ? static_cast<double>(l->late_max_ns) / 1e3 : 0.0);
+                 l ? static_cast<double>(l->late_max_ns) / 1e3 : 0.0,
+                 static_cast<unsigned long long>(l ? l->launch_last : 0), l ? l->launch_late_mean_ns() / 1e3 : 0.0);
   }
   std::fprintf(out, "stragglers: %llu collectives matched across ranks\n",
                static_cast<unsigned long long>(s.collectives));
   if (s.worst.empty()) return;
-  std::fprintf(out, "  latest starts\n    %12s %9s %6s  %s\n", "late us", "last rank", "ranks", "collective (#n)");
-  for (const auto& c : s.worst)
-    std::fprintf(out, "    %12.1f %9lld %6zu  %s (#%llu)\n", static_cast<double>(c.late_ns) / 1e3,
-                 static_cast<long long>(c.last_rank), c.ranks, shorten(c.key, 80).c_str(),
-                 static_cast<unsigned long long>(c.occurrence));
+  std::fprintf(out, "  latest starts\n    %12s %9s %14s %11s %6s  %s\n", "late us", "last rank", "launch late us",
+               "launch last", "ranks", "collective (#n)");
+  for (const auto& c : s.worst) {
+    std::string launch = c.last_launch_rank < 0 ? "-" : std::to_string(c.last_launch_rank);
+    std::fprintf(out, "    %12.1f %9lld %14.1f %11s %6zu  %s (#%llu)\n", static_cast<double>(c.late_ns) / 1e3,
+                 static_cast<long long>(c.last_rank), static_cast<double>(c.launch_late_ns) / 1e3, launch.c_str(),
+                 c.ranks, shorten(c.key, 80).c_str(), static_cast<unsigned long long>(c.occurrence));
+  }
 }
 
 void print_diff_text(std::FILE* out, const trace::TraceDiff& d, const char* a, const char* b) {

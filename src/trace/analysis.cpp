@@ -250,6 +250,8 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
       c.key = d.names[k.name];
     c.ts_ns = k.ts * npu;
     c.dur_ns = k.dur * npu;
+    auto launch = k.correlation == kAbsent ? d.launch_ts.end() : d.launch_ts.find(k.correlation);
+    if (launch != d.launch_ts.end()) c.launch_ns = launch->second * npu;
     r.collectives.push_back(std::move(c));
   }
 

@@ -116,14 +116,20 @@ nlohmann::json stragglers_json(const StragglerReport& s) {
                      {"occurrence", c.occurrence},
                      {"ranks", c.ranks},
                      {"last_rank", c.last_rank},
-                     {"late_us", static_cast<double>(c.late_ns) / 1000.0}});
+                     {"late_us", static_cast<double>(c.late_ns) / 1000.0},
+                     {"last_launch_rank", c.last_launch_rank},
+                     {"launch_late_us", static_cast<double>(c.launch_late_ns) / 1000.0}});
   nlohmann::json ranks = nlohmann::json::array();
   for (const RankLateness& r : s.ranks)
     ranks.push_back({{"rank", r.rank},
                      {"collectives", r.collectives},
                      {"last", r.last},
                      {"late_mean_us", r.late_mean_ns() / 1000.0},
-                     {"late_max_us", static_cast<double>(r.late_max_ns) / 1000.0}});
+                     {"late_max_us", static_cast<double>(r.late_max_ns) / 1000.0},
+                     {"launched", r.launched},
+                     {"launch_last", r.launch_last},
+                     {"launch_late_mean_us", r.launch_late_mean_ns() / 1000.0},
+                     {"launch_late_max_us", static_cast<double>(r.launch_late_max_ns) / 1000.0}});
   return {{"collectives", s.collectives}, {"worst", worst}, {"ranks", ranks}};
 }
 

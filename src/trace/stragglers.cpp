@@ -6,16 +6,44 @@
 
 namespace llmon::trace {
 
+namespace {
+
+struct Start {
+  size_t pos;  // index into ranks
+  int64_t ts;
+  int64_t launch;
+};
+
+// The first value, and the position holding the last one in *last_pos (ties:
+// the lowest rank).
+template <typename Get>
+int64_t first_and_last(const std::vector<Start>& starts, const std::vector<RankCollectives>& ranks, Get get,
+                       int64_t* last, size_t* last_pos) {
+  int64_t first = INT64_MAX;
+  *last = INT64_MIN;
+  *last_pos = starts[0].pos;
+  for (const Start& s : starts) {
+    int64_t v = get(s);
+    first = std::min(first, v);
+    if (v > *last || (v == *last && ranks[s.pos].rank < ranks[*last_pos].rank)) {
+      *last = v;
+      *last_pos = s.pos;
+    }
+  }
+  return first;
+}
+
+}  // namespace
+
 StragglerReport find_stragglers(const std::vector<RankCollectives>& ranks, size_t top) {
-  // (key, occurrence) -> (rank position, start)
-  std::map<std::pair<std::string, uint64_t>, std::vector<std::pair<size_t, int64_t>>> inst;
+  std::map<std::pair<std::string, uint64_t>, std::vector<Start>> inst;  // (key, occurrence)
   for (size_t r = 0; r < ranks.size(); ++r) {
     std::vector<const CollectiveCall*> calls;
     for (const CollectiveCall& c : ranks[r].calls) calls.push_back(&c);
     std::stable_sort(calls.begin(), calls.end(),
                      [](const CollectiveCall* a, const CollectiveCall* b) { return a->ts_ns < b->ts_ns; });
     std::map<std::string, uint64_t> seen;
-    for (const CollectiveCall* c : calls) inst[{c->key, seen[c->key]++}].emplace_back(r, c->ts_ns);
+    for (const CollectiveCall* c : calls) inst[{c->key, seen[c->key]++}].push_back(Start{r, c->ts_ns, c->launch_ns});
   }
   StragglerReport rep;
   rep.ranks.resize(ranks.size());
@@ -24,23 +52,34 @@ StragglerReport find_stragglers(const std::vector<RankCollectives>& ranks, size_
   for (const auto& [id, starts] : inst) {
     if (starts.size() < 2) continue;
     ++rep.collectives;
-    int64_t first = INT64_MAX, last = INT64_MIN;
+    int64_t last = 0;
     size_t last_pos = 0;
-    for (const auto& [pos, ts] : starts) {
-      first = std::min(first, ts);
-      if (ts > last || (ts == last && ranks[pos].rank < ranks[last_pos].rank)) {
-        last = ts;
-        last_pos = pos;
-      }
-    }
-    for (const auto& [pos, ts] : starts) {
-      RankLateness& l = rep.ranks[pos];
+    int64_t first = first_and_last(
+        starts, ranks, [](const Start& s) { return s.ts; }, &last, &last_pos);
+    for (const Start& s : starts) {
+      RankLateness& l = rep.ranks[s.pos];
       ++l.collectives;
-      l.late_sum_ns += ts - first;
-      l.late_max_ns = std::max(l.late_max_ns, ts - first);
+      l.late_sum_ns += s.ts - first;
+      l.late_max_ns = std::max(l.late_max_ns, s.ts - first);
     }
     if (last > first) ++rep.ranks[last_pos].last;
-    all.push_back(LateCollective{id.first, id.second, starts.size(), ranks[last_pos].rank, last - first, first});
+    LateCollective c{id.first, id.second, starts.size(), ranks[last_pos].rank, last - first, first};
+    if (std::all_of(starts.begin(), starts.end(), [](const Start& s) { return s.launch != kNoLaunch; })) {
+      int64_t llast = 0;
+      size_t lpos = 0;
+      int64_t lfirst = first_and_last(
+          starts, ranks, [](const Start& s) { return s.launch; }, &llast, &lpos);
+      for (const Start& s : starts) {
+        RankLateness& l = rep.ranks[s.pos];
+        ++l.launched;
+        l.launch_late_sum_ns += s.launch - lfirst;
+        l.launch_late_max_ns = std::max(l.launch_late_max_ns, s.launch - lfirst);
+      }
+      if (llast > lfirst) ++rep.ranks[lpos].launch_last;
+      c.last_launch_rank = ranks[lpos].rank;
+      c.launch_late_ns = llast - lfirst;
+    }
+    all.push_back(std::move(c));
   }
   std::sort(all.begin(), all.end(), [](const LateCollective& a, const LateCollective& b) {
     if (a.late_ns != b.late_ns) return a.late_ns > b.late_ns;
