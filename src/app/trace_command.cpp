@@ -56,6 +56,7 @@ std::vector<trace::FileReport> load_reports(const std::vector<std::string>& file
     f.data.launch_ts = {};
     f.data.launches = {};
     f.data.kernel_args = {};
+    f.data.device_memory = {};
     f.data.names = {};
     reports.push_back(std::move(f));
   }

@@ -32,7 +32,7 @@ struct MemoryKind {
 
 std::string memory_kind(std::string_view name);
 
-// Kinds sorted by name. ns_per_unit converts durations for bytes / duration.
+// Kinds sorted by name; d gives the names, the args and the time unit.
 std::vector<MemoryKind> memory_bandwidth(const TraceData& d, const std::vector<Span>& kernels,
                                          const std::vector<KernelType>& type_of);
 
