@@ -220,34 +220,36 @@ def stragglers(paths):
                 key = (pg + "/" if pg else "") + args["Collective name"]
             else:
                 key = name
-            calls.append((key, ts, launches.get(corr)))
+            n = args.get("In msg nelems")
+            calls.append((key, ts, launches.get(corr), n if isinstance(n, int) else -1))
         per_rank.append((info.get("rank", i), calls))
     inst = {}
     for pos, (rank, calls) in enumerate(per_rank):
         seen = {}
-        for key, ts, launch in calls:
+        for key, ts, launch, nelems in calls:
             n = seen.get(key, 0)
             seen[key] = n + 1
-            inst.setdefault((key, n), []).append((pos, ts, launch))
+            inst.setdefault((key, n), []).append((pos, ts, launch, nelems))
     ranks = [{"rank": r, "collectives": 0, "last": 0, "late": [], "launch_last": 0, "launch_late": []}
              for r, _ in per_rank]
     worst = []
     for (key, n), starts in inst.items():
         if len(starts) < 2:
             continue
-        first = min(ts for _, ts, _ in starts)
-        last_pos, last, _ = max(starts, key=lambda x: (x[1], -per_rank[x[0]][0]))
-        for pos, ts, _ in starts:
+        first = min(s[1] for s in starts)
+        last_pos, last = max(starts, key=lambda x: (x[1], -per_rank[x[0]][0]))[:2]
+        for pos, ts in (s[:2] for s in starts):
             ranks[pos]["collectives"] += 1
             ranks[pos]["late"].append(ts - first)
         if last > first:
             ranks[last_pos]["last"] += 1
         w = {"key": key, "occurrence": n, "ranks": len(starts), "last_rank": per_rank[last_pos][0],
-             "late_us": (last - first) / 1000, "_first": first, "last_launch_rank": -1, "launch_late_us": 0.0}
-        if all(launch is not None for _, _, launch in starts):
-            lfirst = min(launch for _, _, launch in starts)
-            lpos, _, llast = max(starts, key=lambda x: (x[2], -per_rank[x[0]][0]))
-            for pos, _, launch in starts:
+             "late_us": (last - first) / 1000, "_first": first, "last_launch_rank": -1, "launch_late_us": 0.0,
+             "in_msg_nelems": next((s[3] for s in starts if s[3] >= 0), -1)}
+        if all(s[2] is not None for s in starts):
+            lfirst = min(s[2] for s in starts)
+            lpos, _, llast = max(starts, key=lambda x: (x[2], -per_rank[x[0]][0]))[:3]
+            for pos, _, launch in (s[:3] for s in starts):
                 ranks[pos]["launch_late"].append(launch - lfirst)
             if llast > lfirst:
                 ranks[lpos]["launch_last"] += 1

@@ -143,9 +143,10 @@ void print_ranks_table(std::FILE* out, const std::vector<trace::FileReport>& fil
                "launch last", "ranks", "collective (#n)");
   for (const auto& c : s.worst) {
     std::string launch = c.last_launch_rank < 0 ? "-" : std::to_string(c.last_launch_rank);
-    std::fprintf(out, "    %12.1f %9lld %14.1f %11s %6zu  %s (#%llu)\n", static_cast<double>(c.late_ns) / 1e3,
+    std::string size = c.in_nelems < 0 ? "" : ", " + std::to_string(c.in_nelems) + " elements";
+    std::fprintf(out, "    %12.1f %9lld %14.1f %11s %6zu  %s (#%llu%s)\n", static_cast<double>(c.late_ns) / 1e3,
                  static_cast<long long>(c.last_rank), static_cast<double>(c.launch_late_ns) / 1e3, launch.c_str(),
-                 c.ranks, shorten(c.key, 80).c_str(), static_cast<unsigned long long>(c.occurrence));
+                 c.ranks, shorten(c.key, 80).c_str(), static_cast<unsigned long long>(c.occurrence), size.c_str());
   }
 }
 

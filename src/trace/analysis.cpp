@@ -252,6 +252,7 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
     c.dur_ns = k.dur * npu;
     auto launch = k.correlation == kAbsent ? d.launch_ts.end() : d.launch_ts.find(k.correlation);
     if (launch != d.launch_ts.end()) c.launch_ns = launch->second * npu;
+    if (a && a->in_nelems != kAbsent) c.in_nelems = a->in_nelems;
     r.collectives.push_back(std::move(c));
   }
 

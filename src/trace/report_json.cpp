@@ -117,6 +117,7 @@ nlohmann::json stragglers_json(const StragglerReport& s) {
                      {"ranks", c.ranks},
                      {"last_rank", c.last_rank},
                      {"late_us", static_cast<double>(c.late_ns) / 1000.0},
+                     {"in_msg_nelems", c.in_nelems},
                      {"last_launch_rank", c.last_launch_rank},
                      {"launch_late_us", static_cast<double>(c.launch_late_ns) / 1000.0}});
   nlohmann::json ranks = nlohmann::json::array();

@@ -12,6 +12,7 @@ struct Start {
   size_t pos;  // index into ranks
   int64_t ts;
   int64_t launch;
+  int64_t in_nelems;
 };
 
 // The first value, and the position holding the last one in *last_pos (ties:
@@ -43,7 +44,8 @@ StragglerReport find_stragglers(const std::vector<RankCollectives>& ranks, size_
     std::stable_sort(calls.begin(), calls.end(),
                      [](const CollectiveCall* a, const CollectiveCall* b) { return a->ts_ns < b->ts_ns; });
     std::map<std::string, uint64_t> seen;
-    for (const CollectiveCall* c : calls) inst[{c->key, seen[c->key]++}].push_back(Start{r, c->ts_ns, c->launch_ns});
+    for (const CollectiveCall* c : calls)
+      inst[{c->key, seen[c->key]++}].push_back(Start{r, c->ts_ns, c->launch_ns, c->in_nelems});
   }
   StragglerReport rep;
   rep.ranks.resize(ranks.size());
@@ -64,6 +66,8 @@ StragglerReport find_stragglers(const std::vector<RankCollectives>& ranks, size_
     }
     if (last > first) ++rep.ranks[last_pos].last;
     LateCollective c{id.first, id.second, starts.size(), ranks[last_pos].rank, last - first, first};
+    for (const Start& s : starts)
+      if (c.in_nelems < 0) c.in_nelems = s.in_nelems;
     if (std::all_of(starts.begin(), starts.end(), [](const Start& s) { return s.launch != kNoLaunch; })) {
       int64_t llast = 0;
       size_t lpos = 0;

@@ -29,6 +29,7 @@ struct CollectiveCall {  // one COMMUNICATION kernel of a rank
   int64_t ts_ns = 0;
   int64_t dur_ns = 0;
   int64_t launch_ns = kNoLaunch;  // start of its CPU launch call (by correlation)
+  int64_t in_nelems = -1;         // "In msg nelems"; -1: absent
 };
 
 struct RankCollectives {
@@ -43,6 +44,7 @@ struct LateCollective {
   int64_t last_rank = 0;
   int64_t late_ns = 0;  // last start - first start
   int64_t first_ts_ns = 0;
+  int64_t in_nelems = -1;         // message size, from the first rank's call that gives it
   int64_t last_launch_rank = -1;  // -1: some rank's call has no launch
   int64_t launch_late_ns = 0;     // last launch - first launch
 };
