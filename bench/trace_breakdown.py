@@ -90,21 +90,23 @@ def analyses(kernels, first_launch, calls, scale):
     idle = []
     for stream in sorted({k[4] for k in kernels}):
         ks = sorted((k for k in kernels if k[4] == stream), key=lambda k: k[0])
-        cat = {"host_wait": 0, "kernel_wait": 0, "other": 0}
+        gaps = {"host_wait": [], "kernel_wait": [], "other": []}
         for prev, k in zip(ks, ks[1:]):
             gap = k[0] - prev[1]
             launch = first_launch.get(k[3])
             if launch is not None and launch > prev[1]:
-                cat["host_wait"] += gap
+                gaps["host_wait"].append(gap)
             elif gap < 30 * scale:
-                cat["kernel_wait"] += gap
+                gaps["kernel_wait"].append(gap)
             else:
-                cat["other"] += gap
-        total = sum(cat.values())
-        row = {"stream": stream, "kernels": len(ks), "idle_us": total / scale}
-        for c, v in cat.items():
-            row[c + "_us"] = v / scale
-            row[c + "_ratio"] = v / total if total else 0.0
+                gaps["other"].append(gap)
+        total = sum(sum(g) for g in gaps.values())
+        row = {"stream": stream, "kernels": len(ks), "idle_us": total / scale, "gaps": {}, "gap_us": {}}
+        for c, g in gaps.items():
+            row[c + "_us"] = sum(g) / scale
+            row[c + "_ratio"] = sum(g) / total if total else 0.0
+            row["gaps"][c] = len(g)
+            row["gap_us"][c] = describe([x / scale for x in g])
         idle.append(row)
     out["idle_by_stream"] = idle
     pairs = [(calls[k[3]], k) for k in kernels if k[3] in calls]

@@ -17,21 +17,21 @@ std::vector<StreamIdle> idle_time_breakdown(const std::vector<Span>& kernels,
     StreamIdle s;
     s.stream = stream;
     s.kernels = ks.size();
+    std::vector<double> gaps[3];  // host wait, kernel wait, other
     for (size_t i = 1; i < ks.size(); ++i) {
       int64_t prev_end = ks[i - 1]->end();
       int64_t gap = ks[i]->ts - prev_end;
       auto it = ks[i]->correlation == kAbsent ? launch_ts.end() : launch_ts.find(ks[i]->correlation);
-      if (it != launch_ts.end() && it->second > prev_end) {
-        s.host_wait += gap;
-        ++s.host_wait_gaps;
-      } else if (gap < kernel_wait_below) {
-        s.kernel_wait += gap;
-        ++s.kernel_wait_gaps;
-      } else {
-        s.other += gap;
-        ++s.other_gaps;
-      }
+      int cause = it != launch_ts.end() && it->second > prev_end ? 0 : gap < kernel_wait_below ? 1 : 2;
+      (cause == 0 ? s.host_wait : cause == 1 ? s.kernel_wait : s.other) += gap;
+      gaps[cause].push_back(static_cast<double>(gap));
     }
+    s.host_wait_gaps = gaps[0].size();
+    s.kernel_wait_gaps = gaps[1].size();
+    s.other_gaps = gaps[2].size();
+    s.host_wait_stats = describe(std::move(gaps[0]));
+    s.kernel_wait_stats = describe(std::move(gaps[1]));
+    s.other_stats = describe(std::move(gaps[2]));
     out.push_back(s);
   }
   return out;

@@ -8,13 +8,15 @@
 //               consecutive_kernel_delay, 30): launch overhead between
 //               back-to-back kernels;
 //   other       otherwise (synchronisation, waiting on another stream, ...).
-// Kernels without a launch are never host wait. Pure.
+// Kernels without a launch are never host wait. Per cause: the summed gaps,
+// their number and their describe() (HTA's show_idle_interval_stats). Pure.
 #pragma once
 
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
+#include "trace/stats.h"
 #include "trace/trace_data.h"
 
 namespace llmon::trace {
@@ -24,6 +26,8 @@ struct StreamIdle {
   uint64_t kernels = 0;
   int64_t host_wait = 0, kernel_wait = 0, other = 0;  // summed gaps, trace units
   uint64_t host_wait_gaps = 0, kernel_wait_gaps = 0, other_gaps = 0;
+  // The gaps of each cause described (HTA's show_idle_interval_stats), trace units.
+  Summary host_wait_stats, kernel_wait_stats, other_stats;
   int64_t total() const { return host_wait + kernel_wait + other; }
 };
 

@@ -63,7 +63,11 @@ void analyses_json(nlohmann::json& j, const RankReport& r) {
          {"host_wait_ratio", ratio(s.host_wait, s.total())},
          {"kernel_wait_ratio", ratio(s.kernel_wait, s.total())},
          {"other_ratio", ratio(s.other, s.total())},
-         {"gaps", {{"host_wait", s.host_wait_gaps}, {"kernel_wait", s.kernel_wait_gaps}, {"other", s.other_gaps}}}});
+         {"gaps", {{"host_wait", s.host_wait_gaps}, {"kernel_wait", s.kernel_wait_gaps}, {"other", s.other_gaps}}},
+         {"gap_us",
+          {{"host_wait", summary_json(s.host_wait_stats, sc)},
+           {"kernel_wait", summary_json(s.kernel_wait_stats, sc)},
+           {"other", summary_json(s.other_stats, sc)}}}});
   j["idle_by_stream"] = idle;
   const LaunchStats& l = r.launches;
   nlohmann::json worst = nlohmann::json::array();
