@@ -107,6 +107,31 @@ std::string_view class_name(int c) {
   return kernel_class_name(static_cast<KernelClass>(c));
 }
 
+// The COMMUNICATION kernels as find_stragglers matches them: keyed by
+// "Process Group Name/Collective name" when given, else by kernel name.
+std::vector<CollectiveCall> collective_calls(const TraceData& d, const std::vector<Span>& kernels,
+                                             const std::vector<KernelType>& kt, int64_t npu) {
+  std::vector<CollectiveCall> out;
+  for (const Span& k : kernels) {
+    if (kt[k.name] != KernelType::kCommunication) continue;
+    CollectiveCall c;
+    const KernelArgs* a = k.args > 0 ? &d.kernel_args[k.args - 1] : nullptr;
+    if (a && a->collective >= 0)
+      c.key = (a->process_group >= 0 ? d.names[static_cast<size_t>(a->process_group)] + "/" : std::string()) +
+              d.names[static_cast<size_t>(a->collective)];
+    else
+      c.key = d.names[k.name];
+    c.ts_ns = k.ts * npu;
+    c.dur_ns = k.dur * npu;
+    auto launch = k.correlation == kAbsent ? d.launch_ts.end() : d.launch_ts.find(k.correlation);
+    if (launch != d.launch_ts.end()) c.launch_ns = launch->second * npu;
+    if (a && a->in_nelems != kAbsent) c.in_nelems = a->in_nelems;
+    out.push_back(std::move(c));
+  }
+
+  return out;
+}
+
 }  // namespace
 
 int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv) {
@@ -239,22 +264,7 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
   for (const LaunchRow& w : r.launches.worst) r.launches.worst_names.push_back(d.names[w.kernel]);
   r.queues = queue_length_summary(queue_length_series(kernels, launches));
   r.memory = memory_bandwidth(d, kernels, kt);
-  for (const Span& k : kernels) {
-    if (kt[k.name] != KernelType::kCommunication) continue;
-    CollectiveCall c;
-    const KernelArgs* a = k.args > 0 ? &d.kernel_args[k.args - 1] : nullptr;
-    if (a && a->collective >= 0)
-      c.key = (a->process_group >= 0 ? d.names[static_cast<size_t>(a->process_group)] + "/" : std::string()) +
-              d.names[static_cast<size_t>(a->collective)];
-    else
-      c.key = d.names[k.name];
-    c.ts_ns = k.ts * npu;
-    c.dur_ns = k.dur * npu;
-    auto launch = k.correlation == kAbsent ? d.launch_ts.end() : d.launch_ts.find(k.correlation);
-    if (launch != d.launch_ts.end()) c.launch_ns = launch->second * npu;
-    if (a && a->in_nelems != kAbsent) c.in_nelems = a->in_nelems;
-    r.collectives.push_back(std::move(c));
-  }
+  r.collectives = collective_calls(d, kernels, kt, npu);
 
   // GPU busy time inside each step: the merged kernel intervals clipped to it.
   if (!r.steps.empty()) {
