@@ -151,7 +151,8 @@ void print_ranks_table(std::FILE* out, const std::vector<trace::FileReport>& fil
 }
 
 void print_diff_text(std::FILE* out, const trace::TraceDiff& d, const char* a, const char* b) {
-  std::fprintf(out, "trace diff\n  A: %s (%zu ranks)\n  B: %s (%zu ranks)\n", a, d.ranks_a, b, d.ranks_b);
+  std::fprintf(out, "trace diff\n  A: %s (%zu rank%s)\n  B: %s (%zu rank%s)\n", a, d.ranks_a, d.ranks_a == 1 ? "" : "s",
+               b, d.ranks_b, d.ranks_b == 1 ? "" : "s");
   auto table = [&](const char* title, const std::vector<trace::DiffRow>& rows, size_t names) {
     if (names)
       std::fprintf(out, "%s (%zu of %zu, by |delta|)\n", title, rows.size(), names);
