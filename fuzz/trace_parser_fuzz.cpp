@@ -1,8 +1,9 @@
 // Fuzz target: the streaming trace parser (trace/parser.h) and what follows
-// it (TraceBuilder, analyze). Any bytes must parse or give an error, never
-// crash; reading them 3 bytes at a time through a tiny buffer, or parsing them
-// in place (ByteSource::view(), as a mapped file is), must give the same
-// status and the same events as reading them whole.
+// it (TraceBuilder, analyze, stragglers and diff of the rank against
+// itself). Any bytes must parse or give an error, never crash; reading them
+// 3 bytes at a time through a tiny buffer, or parsing them in place
+// (ByteSource::view(), as a mapped file is), must give the same status and
+// the same events as reading them whole.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -49,6 +50,14 @@ Run run(std::string_view text, size_t max_read, size_t chunk, bool in_place = fa
   llmon::trace::TraceData d = builder.finish(header);
   llmon::trace::RankReport r = llmon::trace::analyze(d);
   if (r.temporal.idle < 0 && r.temporal.kernel_time >= 0) std::abort();
+  // The cross-rank and two-trace analyses on the rank against itself: no
+  // collective is late, nothing changed.
+  auto s = llmon::trace::find_stragglers({llmon::trace::collectives_of(r), llmon::trace::collectives_of(r)}, 3);
+  for (const auto& c : s.worst)
+    if (c.late_ns != 0) std::abort();
+  auto diff = llmon::trace::diff_traces({llmon::trace::diff_side_of(r)}, {llmon::trace::diff_side_of(r)}, 3);
+  for (const auto& row : diff.kernels)
+    if (row.delta_ns() != 0) std::abort();
   return Run{st.is_ok(), st.message(), d.events, d.kernels.size()};
 }
 

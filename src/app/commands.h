@@ -46,8 +46,9 @@ int run_events(const config::Settings& s, std::FILE* out, std::FILE* err);
 // health of a running agent (docs/gpu-health.md); 0 all healthy, 1 a GPU
 // degraded or unhealthy (or the agent refused), 2 usage/connection errors.
 int run_health(const config::Settings& s, std::FILE* out, std::FILE* err);
-// `llmon trace analyze FILE|DIR [--json]`: PyTorch profiler traces analysed
-// like HTA (docs/trace.md); 0 ok, 1 a file did not parse, 2 usage errors.
+// `llmon trace analyze FILE|DIR [--json]`, `llmon trace diff A B [--json]`:
+// PyTorch profiler traces analysed like HTA (docs/trace.md); 0 ok, 1 a file
+// did not parse, 2 usage errors.
 int run_trace(const config::Settings& s, std::FILE* out, std::FILE* err);
 // `llmon trace capture` (trace_capture_command.cpp), called by run_trace.
 int run_trace_capture(const config::Settings& s, std::FILE* out, std::FILE* err);

@@ -97,6 +97,8 @@ void write_help(std::FILE* out, bool markdown) {
       "                 GPU health verdicts of a running agent; clear a repaired GPU (docs/gpu-health.md)\n"
       "llmon trace analyze FILE|DIR [--json] [--html=OUT.html] [--trace.threshold=30] [--trace.top=10]\n"
       "                 PyTorch profiler traces (.json, .json.gz; a DIR of ranks) analysed like HTA (docs/trace.md)\n"
+      "llmon trace diff A B [--json] [--trace.top=10]\n"
+      "                 what changed between two traces or DIRs: temporal breakdown, kernels, operators\n"
       "llmon trace capture [--pid=P | --job=J | --gpu=N] [--duration-ms=500 | --iterations=N] [--url=URL]\n"
       "                 a trace from running Kineto processes through the agent (--trace.capture-dir)\n"
       "llmon rules check [FILE...]  validate rule files like promtool (no FILE: the built-in pack)\n"

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <unordered_map>
 
+#include "trace/intervals.h"
 #include "trace/kernel_type.h"
 
 namespace llmon::trace {
@@ -17,7 +18,7 @@ double pct(int64_t part, int64_t whole) {
 
 std::vector<NameStat> top_by_name(const std::vector<std::pair<uint32_t, int64_t>>& items,
                                   const std::vector<std::string>& names, const AnalyzeOptions& opts, uint64_t* distinct,
-                                  const std::vector<std::string>* groups) {
+                                  const std::vector<std::string>* groups, std::vector<NameTotal>* totals) {
   std::unordered_map<uint32_t, NameStat> by;
   int64_t total = 0;
   for (const auto& [name, dur] : items) {
@@ -37,6 +38,9 @@ std::vector<NameStat> top_by_name(const std::vector<std::pair<uint32_t, int64_t>
     return a.second.sum != b.second.sum ? a.second.sum > b.second.sum : a.first < b.first;
   });
   *distinct = rows.size();
+  totals->clear();
+  totals->reserve(rows.size());
+  for (const auto& [name, s] : rows) totals->push_back(NameTotal{names[name], s.count, s.sum});
   std::vector<NameStat> out;
   for (auto& [name, s] : rows) {
     if (out.size() >= opts.top_n) break;
@@ -103,16 +107,28 @@ std::string_view class_name(int c) {
   return kernel_class_name(static_cast<KernelClass>(c));
 }
 
-// The union of intervals as disjoint sorted intervals.
-std::vector<std::pair<int64_t, int64_t>> merged(std::vector<std::pair<int64_t, int64_t>> iv) {
-  std::sort(iv.begin(), iv.end());
-  std::vector<std::pair<int64_t, int64_t>> out;
-  for (const auto& x : iv) {
-    if (!out.empty() && x.first <= out.back().second)
-      out.back().second = std::max(out.back().second, x.second);
+// The COMMUNICATION kernels as find_stragglers matches them: keyed by
+// "Process Group Name/Collective name" when given, else by kernel name.
+std::vector<CollectiveCall> collective_calls(const TraceData& d, const std::vector<Span>& kernels,
+                                             const std::vector<KernelType>& kt, int64_t npu) {
+  std::vector<CollectiveCall> out;
+  for (const Span& k : kernels) {
+    if (kt[k.name] != KernelType::kCommunication) continue;
+    CollectiveCall c;
+    const KernelArgs* a = k.args > 0 ? &d.kernel_args[k.args - 1] : nullptr;
+    if (a && a->collective >= 0)
+      c.key = (a->process_group >= 0 ? d.names[static_cast<size_t>(a->process_group)] + "/" : std::string()) +
+              d.names[static_cast<size_t>(a->collective)];
     else
-      out.push_back(x);
+      c.key = d.names[k.name];
+    c.ts_ns = k.ts * npu;
+    c.dur_ns = k.dur * npu;
+    auto launch = k.correlation == kAbsent ? d.launch_ts.end() : d.launch_ts.find(k.correlation);
+    if (launch != d.launch_ts.end()) c.launch_ns = launch->second * npu;
+    if (a && a->in_nelems != kAbsent) c.in_nelems = a->in_nelems;
+    out.push_back(std::move(c));
   }
+
   return out;
 }
 
@@ -175,13 +191,22 @@ std::vector<Step> find_steps(const TraceData& d) {
 
 std::vector<Span> select_kernels(const TraceData& d, const std::vector<Step>& steps, bool* filtered) {
   *filtered = steps.size() >= 2;
-  if (!*filtered) return d.kernels;
-  int64_t cutoff = steps.back().ts;
   std::vector<Span> out;
-  for (const Span& k : d.kernels) {
-    auto it = d.launch_ts.find(k.correlation);
-    if (k.correlation != kAbsent && it != d.launch_ts.end() && it->second < cutoff) out.push_back(k);
+  if (!*filtered) {
+    out = d.kernels;
+  } else {
+    int64_t cutoff = steps.back().ts;
+    for (const Span& k : d.kernels) {
+      auto it = d.launch_ts.find(k.correlation);
+      if (k.correlation != kAbsent && it != d.launch_ts.end() && it->second < cutoff) out.push_back(k);
+    }
   }
+  for (const Span& m : d.device_memory)
+    for (const Step& s : steps)
+      if (m.ts >= s.ts && m.ts <= s.ts + s.dur) {
+        out.push_back(m);
+        break;
+      }
   return out;
 }
 
@@ -197,6 +222,7 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
   // Classify each kernel name once.
   std::vector<bool> is_compute(d.names.size(), false), done(d.names.size(), false);
   std::vector<int> type_of(d.names.size(), 0), class_of(d.names.size(), 0);
+  std::vector<KernelType> kt(d.names.size(), KernelType::kOther);
   std::vector<std::string> group_of(d.names.size());
   for (const Span& k : kernels) {
     if (done[k.name]) continue;
@@ -205,6 +231,7 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
     KernelClass c = kernel_class(d.names[k.name]);
     is_compute[k.name] = t == KernelType::kComputation;
     type_of[k.name] = static_cast<int>(t);
+    kt[k.name] = t;
     class_of[k.name] = static_cast<int>(c);
     group_of[k.name] = std::string(kernel_type_name(t)) + "/" + std::string(kernel_class_name(c));
   }
@@ -222,15 +249,29 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
   }
   r.by_type = groups_of(types, static_cast<int>(KernelType::kOther) + 1, type_name);
   r.by_class = groups_of(classes, static_cast<int>(KernelClass::kOther) + 1, class_name);
-  r.top_kernels = top_by_name(by_name, d.names, opts, &r.kernel_names, &group_of);
-  r.top_operators = top_by_name(self_times(d.cpu_ops), d.names, opts, &r.operator_names, nullptr);
+  r.top_kernels = top_by_name(by_name, d.names, opts, &r.kernel_names, &group_of, &r.kernel_totals);
+  r.top_operators = top_by_name(self_times(d.cpu_ops), d.names, opts, &r.operator_names, nullptr, &r.operator_totals);
+
+  const int64_t npu = r.ns_per_unit;
+  auto units = [npu](int64_t us) { return us * 1000 / npu; };
+  r.overlap = comm_comp_overlap(kernels, kt);
+  r.idle_by_stream = idle_time_breakdown(kernels, d.launch_ts, units(opts.kernel_wait_us));
+  LaunchIndex launches = index_launches(d.launches);
+  LaunchOptions lo;
+  lo.runtime_cutoff = units(opts.runtime_cutoff_us);
+  lo.launch_delay_cutoff = units(opts.launch_delay_cutoff_us);
+  r.launches = launch_stats(launch_rows(kernels, launches), lo);
+  for (const LaunchRow& w : r.launches.worst) r.launches.worst_names.push_back(d.names[w.kernel]);
+  r.queues = queue_length_summary(queue_length_series(kernels, launches));
+  r.memory = memory_bandwidth(d, kernels, kt);
+  r.collectives = collective_calls(d, kernels, kt, npu);
 
   // GPU busy time inside each step: the merged kernel intervals clipped to it.
   if (!r.steps.empty()) {
     std::vector<std::pair<int64_t, int64_t>> iv;
     iv.reserve(kernels.size());
     for (const Span& k : kernels) iv.emplace_back(k.ts, k.end());
-    auto busy = merged(std::move(iv));
+    auto busy = merge_intervals(std::move(iv));
     for (Step& s : r.steps) {
       int64_t lo = s.ts, hi = s.ts + s.dur;
       auto it = std::lower_bound(busy.begin(), busy.end(), lo,
@@ -239,6 +280,22 @@ RankReport analyze(const TraceData& d, const AnalyzeOptions& opts) {
     }
   }
   return r;
+}
+
+RankCollectives collectives_of(const RankReport& r) {
+  return RankCollectives{r.rank, r.collectives};
+}
+
+DiffSideRank diff_side_of(const RankReport& r) {
+  DiffSideRank s;
+  s.ns_per_unit = r.ns_per_unit;
+  s.kernel_time = r.temporal.kernel_time;
+  s.idle = r.temporal.idle;
+  s.compute = r.temporal.compute;
+  s.non_compute = r.temporal.non_compute;
+  s.kernels = r.kernel_totals;
+  s.operators = r.operator_totals;
+  return s;
 }
 
 }  // namespace llmon::trace

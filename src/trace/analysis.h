@@ -2,7 +2,12 @@
 // functions: HTA's temporal breakdown (idle / compute / non-compute of the
 // GPU, kernels merged across streams), the kernel breakdown by HTA type, by
 // llmon class and by name, the top kernels and CPU operators (self time) with
-// a flag above a share threshold, and steps from ProfilerStep#N annotations.
+// a flag above a share threshold, steps from ProfilerStep#N annotations, and
+// the per-analysis files it runs on the same kernels: communication/
+// computation overlap (overlap.h), idle time by cause (idle_breakdown.h),
+// launch statistics (launch_stats.h), queue lengths (queue_length.h), memory
+// bandwidth (memory_bandwidth.h); it also keeps what the cross-rank
+// stragglers (stragglers.h) and `trace diff` (trace_diff.h) need.
 // Times are in the trace's unit (RankReport::ns_per_unit ns each).
 #pragma once
 
@@ -11,13 +16,23 @@
 #include <utility>
 #include <vector>
 
+#include "trace/idle_breakdown.h"
+#include "trace/launch_stats.h"
+#include "trace/memory_bandwidth.h"
+#include "trace/overlap.h"
+#include "trace/queue_length.h"
+#include "trace/stragglers.h"
 #include "trace/trace_data.h"
+#include "trace/trace_diff.h"
 
 namespace llmon::trace {
 
 struct AnalyzeOptions {
   double flag_share = 0.30;  // flag a kernel or operator at or above this share
   size_t top_n = 10;         // rows in the top kernels / operators lists
+  int64_t kernel_wait_us = 30;           // idle gaps below this are kernel wait (HTA: 30)
+  int64_t runtime_cutoff_us = 50;        // launch calls longer than this are runtime outliers (HTA: 50)
+  int64_t launch_delay_cutoff_us = 100;  // launch delays above this are outliers (HTA: 100)
 };
 
 struct Temporal {
@@ -68,7 +83,19 @@ struct RankReport {
   uint64_t kernel_names = 0;
   uint64_t operator_names = 0;
   std::vector<Step> steps;
+  CommCompOverlap overlap;
+  std::vector<StreamIdle> idle_by_stream;
+  LaunchStats launches;
+  std::vector<StreamQueue> queues;
+  std::vector<MemoryKind> memory;
+  std::vector<CollectiveCall> collectives;  // COMMUNICATION kernels, for find_stragglers
+  std::vector<NameTotal> kernel_totals;     // every kernel name, for diff_traces
+  std::vector<NameTotal> operator_totals;   // every operator name (self time)
 };
+
+// What find_stragglers and diff_traces take of a report.
+RankCollectives collectives_of(const RankReport& r);
+DiffSideRank diff_side_of(const RankReport& r);
 
 // Length of the union of [first, second) intervals (any order).
 int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv);
@@ -77,7 +104,9 @@ int64_t union_length(std::vector<std::pair<int64_t, int64_t>> iv);
 Temporal temporal_breakdown(const std::vector<Span>& kernels, const std::vector<bool>& is_compute);
 
 // The kernels HTA analyses: all of them, or with >= 2 ProfilerStep
-// annotations those whose launch (by correlation) precedes the last step.
+// annotations those whose launch (by correlation) precedes the last step;
+// plus the MTIA memory events without a stream that start inside a step
+// (TraceData::device_memory).
 std::vector<Span> select_kernels(const TraceData& d, const std::vector<Step>& steps, bool* filtered);
 
 std::vector<Step> find_steps(const TraceData& d);

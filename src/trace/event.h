@@ -37,6 +37,10 @@ struct RawEvent {
   int64_t external_id = kAbsent;
   std::string_view collective;  // args "Collective name"
   std::string_view arg_name;    // args "name" (M events: process_name/thread_name value)
+  std::string_view process_group;  // args "Process Group Name" (NCCL kernels)
+  int64_t bytes = kAbsent;         // args "bytes" (memcpy, memset)
+  int64_t in_nelems = kAbsent;     // args "In msg nelems" (NCCL kernels)
+  double memory_gbps = -1;         // args "memory bandwidth (GB/s)"; -1: absent
   bool overflowed = false;      // some integer field exceeded int64 and was dropped
   uint64_t offset = 0;          // byte offset of the event's '{' in the (decompressed) JSON
 };

@@ -553,6 +553,19 @@ class Parser {
       skip();
     }
   }
+  // A JSON number as a double (from_chars over the token num() consumed).
+  void double_field(double& out) {
+    ws();
+    if (*p_ == '-' || is_digit(*p_)) {
+      const char* start = p_;
+      num();
+      double v = 0;
+      auto r = std::from_chars(start, p_, v);
+      if (r.ec == std::errc()) out = v;
+    } else {
+      skip();
+    }
+  }
   void str_field(std::string_view& out) {
     if (next_is('"'))
       out = str(true);
@@ -591,6 +604,14 @@ class Parser {
         str_field(e.collective);
       else if (is(k, "name"))
         str_field(e.arg_name);
+      else if (k == "bytes")
+        int_field(e.bytes, e);
+      else if (k == "memory bandwidth (GB/s)")
+        double_field(e.memory_gbps);
+      else if (k == "In msg nelems")
+        int_field(e.in_nelems, e);
+      else if (k == "Process Group Name")
+        str_field(e.process_group);
       else
         skip();
     } while (more('}', "args"));

@@ -18,7 +18,10 @@ struct FileReport {
 };
 
 nlohmann::json rank_json(const FileReport& f);
-// {"schema": 1, "threshold": ..., "ranks": [...]}
-std::string report_json(const std::vector<FileReport>& files, double threshold);
+nlohmann::json stragglers_json(const StragglerReport& s);
+nlohmann::json diff_json(const TraceDiff& d);
+// {"schema": 1, "threshold": ..., "ranks": [...], "stragglers": {...}}; stragglers only when given.
+std::string report_json(const std::vector<FileReport>& files, double threshold,
+                        const StragglerReport* stragglers = nullptr);
 
 }  // namespace llmon::trace

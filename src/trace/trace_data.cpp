@@ -3,6 +3,8 @@
 
 #include <functional>
 
+#include "trace/launch_names.h"
+
 namespace llmon::trace {
 namespace {
 
@@ -19,6 +21,11 @@ bool is_launch(std::string_view cat) {
   return cat == "cuda_runtime" || cat == "cuda_driver" || cat == "Runtime" || cat == "mtia_runtime" ||
          cat == "privateuse1_runtime" || cat == "xpu_runtime";
 }
+// HTA's MemoryKernelGroupingPattern (^(hip)?Memcpy|^(hip)?Memset|^dma).
+bool is_memory_name(std::string_view n) {
+  if (n.starts_with("hip")) n.remove_prefix(3);
+  return n.starts_with("Memcpy") || n.starts_with("Memset") || n.starts_with("dma");
+}
 int32_t small(int64_t v) {
   return v == kAbsent || v < INT32_MIN || v > INT32_MAX ? -1 : static_cast<int32_t>(v);
 }
@@ -34,6 +41,20 @@ uint32_t TraceBuilder::intern(std::string_view s) {
   return id;
 }
 
+uint32_t TraceBuilder::kernel_args(const RawEvent& e) {
+  if (e.bytes == kAbsent && e.memory_gbps < 0 && e.in_nelems == kAbsent && e.collective.empty() &&
+      e.process_group.empty())
+    return 0;
+  KernelArgs a;
+  a.bytes = e.bytes;
+  a.memory_gbps = e.memory_gbps;
+  a.in_nelems = e.in_nelems;
+  if (!e.collective.empty()) a.collective = static_cast<int32_t>(intern(e.collective));
+  if (!e.process_group.empty()) a.process_group = static_cast<int32_t>(intern(e.process_group));
+  d_.kernel_args.push_back(a);
+  return static_cast<uint32_t>(d_.kernel_args.size());
+}
+
 void TraceBuilder::skip(const char* why, uint64_t offset) {
   SkipCount& s = d_.skipped[why];
   if (s.count++ == 0) s.first_offset = offset;
@@ -47,13 +68,20 @@ void TraceBuilder::add_complete(const RawEvent& e, int64_t ts, int64_t dur, std:
   s.dur = dur;
   if (e.stream != kAbsent && e.stream != -1) {
     s.name = intern(name);
-    s.stream = small(e.stream);
+    s.stream = e.stream >= 0 && e.stream <= UINT32_MAX ? static_cast<int32_t>(static_cast<uint32_t>(e.stream))
+                                                       : small(e.stream);
     s.device = small(e.device);
     s.correlation = e.correlation;
+    s.args = kernel_args(e);
     d_.kernels.push_back(s);
     return;
   }
-  if (is_cpu_op(cat)) {
+  if (cat == "mtia_ccp_events" && is_memory_name(name) && e.tid != kAbsent) {
+    s.name = intern(name);
+    s.stream = small(e.tid);
+    s.correlation = e.correlation;
+    d_.device_memory.push_back(s);
+  } else if (is_cpu_op(cat)) {
     s.name = intern(name);
     s.tid = thread_key(e);
     d_.cpu_ops.push_back(s);
@@ -63,6 +91,12 @@ void TraceBuilder::add_complete(const RawEvent& e, int64_t ts, int64_t dur, std:
     d_.annotations.push_back(s);
   } else if (is_launch(cat) && e.correlation != kAbsent) {
     d_.launch_ts.emplace(e.correlation, ts);
+    if (is_launch_call(name)) {
+      s.name = intern(name);
+      s.correlation = e.correlation;
+      s.tid = thread_key(e);
+      d_.launches.push_back(s);
+    }
   }
 }
 
@@ -123,7 +157,7 @@ TraceData TraceBuilder::finish(TraceHeader header) {
   d_.header = std::move(header);
   int64_t k = d_.header.ns_per_unit();
   if (k != 1) {
-    for (auto* v : {&d_.kernels, &d_.cpu_ops, &d_.annotations})
+    for (auto* v : {&d_.kernels, &d_.cpu_ops, &d_.annotations, &d_.launches, &d_.device_memory})
       for (Span& s : *v) {
         s.ts /= k;
         s.dur /= k;

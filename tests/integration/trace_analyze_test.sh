@@ -49,7 +49,37 @@ grep -q "c.json: byte 1500: truncated: the input ends inside an event that start
 "$LLMON" trace analyze "$SCRATCH/none" >/dev/null 2>&1
 [[ $? == 2 ]] || fail "missing file: want exit 2"
 
-# Differential: llmon's temporal breakdown equals the Python baseline's.
+# `trace diff`: one fixture against itself has no delta; against another the
+# temporal rows come first, then kernels by |delta|.
+"$LLMON" trace diff --json "$FIX/one_step.json" "$FIX/one_step.json" >"$SCRATCH/same.json" || fail "diff failed"
+"$PY" - "$SCRATCH/same.json" <<'PYEOF' || fail "diff of a trace with itself"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert all(r["delta_us"] == 0 for k in ("temporal", "kernels", "operators") for r in d[k]), d
+assert [r["name"] for r in d["temporal"]] == ["kernel_time", "idle", "compute", "non_compute"], d["temporal"]
+PYEOF
+out="$("$LLMON" trace diff "$FIX/one_step.json" "$FIX/two_steps_ns.json")" || fail "diff text failed"
+grep -q "^temporal breakdown (share of kernel time)" <<<"$out" || fail "diff text: $out"
+"$LLMON" trace diff "$FIX/one_step.json" >/dev/null 2>&1
+[[ $? == 2 ]] || fail "diff with one argument: want exit 2"
+
+# A directory of ranks gets the per-rank table and the stragglers, which
+# equal the Python baseline's (trace_breakdown.py --stragglers).
+out="$("$LLMON" trace analyze "$FIX/two_ranks")" || fail "two_ranks failed"
+grep -q "^stragglers: 3 collectives matched across ranks" <<<"$out" || fail "stragglers line: $out"
+compare_stragglers() {
+  local dir="$1"
+  "$LLMON" trace analyze --json --trace.top=10 "$dir" >"$SCRATCH/sl.json" || fail "$dir: llmon failed"
+  "$PY" "$REPO/bench/trace_breakdown.py" --stragglers $(find "$dir" -maxdepth 1 \( -name '*.json' -o -name '*.json.gz' \) | sort) \
+    >"$SCRATCH/sp.json" || fail "$dir: Python --stragglers failed"
+  "$PY" "$REPO/tests/tools/trace_analyses_compare.py" --stragglers "$SCRATCH/sl.json" "$SCRATCH/sp.json" ||
+    fail "$dir: stragglers differ from the Python baseline"
+  log "$(basename "$dir"): stragglers llmon = Python"
+}
+compare_stragglers "$FIX/two_ranks"
+
+# Differential: llmon's temporal breakdown and the other single-rank analyses
+# equal the Python baseline's.
 compare() {
   local f="$1" a b
   a="$("$LLMON" trace analyze --json "$f" | "$PY" -c 'import json,sys; t=json.load(sys.stdin)["ranks"][0]["temporal"]; print(t["kernel_time_us"], t["idle_us"], t["compute_us"], t["non_compute_us"])')" ||
@@ -58,13 +88,24 @@ compare() {
     fail "$f: Python baseline failed"
   "$PY" -c 'import sys; a=list(map(float,sys.argv[1].split())); b=list(map(float,sys.argv[2].split())); sys.exit(0 if all(abs(x-y) <= 1e-6*max(1,abs(y)) for x,y in zip(a,b)) else 1)' "$a" "$b" ||
     fail "$f: llmon $a, Python $b"
-  log "$(basename "$f"): llmon = Python ($a)"
+  "$LLMON" trace analyze --json "$f" >"$SCRATCH/l.json" || fail "$f: llmon failed"
+  "$PY" "$REPO/bench/trace_breakdown.py" --analyses "$f" >"$SCRATCH/p.json" || fail "$f: Python --analyses failed"
+  "$PY" "$REPO/tests/tools/trace_analyses_compare.py" "$SCRATCH/l.json" "$SCRATCH/p.json" ||
+    fail "$f: analyses differ from the Python baseline"
+  log "$(basename "$f"): llmon = Python ($a; overlap, idle, launches, queues, bandwidth too)"
 }
 compare "$FIX/two_steps_ns.json"
+compare "$FIX/analyses.json"
 compare "$FIX/two_steps_ns.json.gz"
 SAMPLES="${LLMON_TRACE_SAMPLES:-$REPO/../shared/data/traces}"
 if [[ -d "$SAMPLES" ]]; then
   while IFS= read -r f; do compare "$f"; done < <(find "$SAMPLES" -name '*.json.gz' | sort)
+  # Ranks 0 and 1 of one job (sampled): a real directory for the stragglers.
+  if [[ -f "$SAMPLES/timeline_analysis/sampled_rank-0.json.gz" && -f "$SAMPLES/trace_filter/sampled_rank-1.json.gz" ]]; then
+    mkdir -p "$SCRATCH/sampled"
+    ln -s "$SAMPLES/timeline_analysis/sampled_rank-0.json.gz" "$SAMPLES/trace_filter/sampled_rank-1.json.gz" "$SCRATCH/sampled/"
+    compare_stragglers "$SCRATCH/sampled"
+  fi
 else
   log "no sample traces at $SAMPLES: differential on the fixtures only"
 fi

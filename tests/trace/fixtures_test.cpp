@@ -68,6 +68,37 @@ TEST(TraceFixtures, OneStep) {
 TEST(TraceFixtures, TwoStepsNs) {
   check("two_steps_ns.json", "two_steps_ns.expected.json");
 }
+TEST(TraceFixtures, Analyses) {
+  check("analyses.json", "analyses.expected.json");
+}
+
+// A directory of ranks: the stragglers object of `trace analyze --json DIR`.
+TEST(TraceFixtures, TwoRanksStragglers) {
+  std::vector<RankCollectives> ranks;
+  for (const char* f : {"two_ranks/rank0.json", "two_ranks/rank1.json"}) {
+    auto data = load_trace_file(kDir + f);
+    ASSERT_TRUE(data) << data.error();
+    ranks.push_back(collectives_of(analyze(*data)));
+  }
+  std::ifstream in(kDir + "two_ranks.expected.json");
+  ASSERT_TRUE(in);
+  expect_subset(nlohmann::json::parse(in), stragglers_json(find_stragglers(ranks, 10)), "two_ranks");
+}
+
+// `trace diff one_step.json two_steps_ns.json`, expected by hand.
+TEST(TraceFixtures, Diff) {
+  std::vector<DiffSideRank> side[2];
+  const char* files[2] = {"one_step.json", "two_steps_ns.json"};
+  for (int i = 0; i < 2; ++i) {
+    auto data = load_trace_file(kDir + files[i]);
+    ASSERT_TRUE(data) << data.error();
+    side[i].push_back(diff_side_of(analyze(*data)));
+  }
+  std::ifstream in(kDir + "one_step_vs_two_steps_ns.diff.expected.json");
+  ASSERT_TRUE(in);
+  expect_subset(nlohmann::json::parse(in), diff_json(diff_traces(side[0], side[1], 10)), "diff");
+}
+
 TEST(TraceFixtures, GzipGivesTheSameReport) {
   nlohmann::json a = rank_of(kDir + "two_steps_ns.json"), b = rank_of(kDir + "two_steps_ns.json.gz");
   a.erase("file");

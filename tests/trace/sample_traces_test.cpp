@@ -37,10 +37,12 @@ TEST(TraceSamples, MtiaTemporalBreakdownAgreesWithHta) {
   ASSERT_TRUE(d) << d.error();
   RankReport r = analyze(*d);
   // HTA's test_breakdown_analysis expectations (µs).
-  near_pct(13328347, static_cast<double>(r.temporal.kernel_time), "kernel time");
+  // Exact since the MTIA dma events without a stream count as HTA counts them
+  // (TraceData::device_memory).
+  EXPECT_EQ(r.temporal.kernel_time, 13328347);
   near_pct(5648827, static_cast<double>(r.temporal.idle), "idle");
   near_pct(7305596, static_cast<double>(r.temporal.compute), "compute");
-  // Non-compute is the small remainder (2.8 %): 1.9 % apart in µs, 0.05
+  // Non-compute is the small remainder (2.8 %): 2.1 % apart in µs, 0.06
   // points of kernel time (docs/trace.md#agreement-with-hta).
   EXPECT_NEAR(100.0 * 373924 / 13328347, r.temporal.non_compute_pct, 0.1);
   ASSERT_FALSE(r.by_type.empty());
