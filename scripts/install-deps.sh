@@ -9,7 +9,8 @@ BUILD_PKGS=(build-essential cmake ninja-build ccache pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev libsqlite3-dev libssl-dev)
 TEST_PKGS=(grep prometheus prometheus-node-exporter prometheus-alertmanager python3-aiosmtpd curl python3 hyperfine wrk
   python3-grpcio python3-protobuf python3-grpc-tools python3-yaml
-  dbus-daemon rsyslog prometheus-pushgateway python3-prometheus-client victoria-metrics influxdb tmux btop htop btrfs-progs)
+  dbus-daemon rsyslog prometheus-pushgateway python3-prometheus-client victoria-metrics influxdb tmux btop htop btrfs-progs
+  systemd-container debootstrap)
 # The dashboard (web/): node and npm build it, chromium runs its browser tests.
 WEB_PKGS=(nodejs npm)
 WEB_TEST_PKGS=(chromium)

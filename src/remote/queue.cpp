@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <fstream>
 #include <unordered_map>
 
 #include "base/strings.h"
@@ -11,6 +10,7 @@
 #include "remote/send_policy.h"
 #include "remote/write_request.h"
 #include "remote/write_request_v2.h"
+#include "scrape/http_client_config.h"
 
 namespace llmon::remote {
 
@@ -525,36 +525,10 @@ Expected<PostFn> http_post_fn(const RemoteWriteConfig& c) {
   co.timeout_ms = static_cast<int>(std::min<int64_t>(c.remote_timeout_ms, 1 << 30));
   co.connect_timeout_ms = std::min(co.timeout_ms, 5000);
   co.max_response_body_bytes = size_t{64} * 1024;
-  co.tls_ca_file = c.tls.ca_file;
-  co.tls_cert_file = c.tls.cert_file;
-  co.tls_key_file = c.tls.key_file;
-  co.tls_server_name = c.tls.server_name;
-  co.tls_insecure_skip_verify = c.tls.insecure_skip_verify;
   co.user_agent = "llmon-remote-write";
-  if (c.basic_auth) {
-    co.basic_auth_username = c.basic_auth->username;
-    co.basic_auth_password = c.basic_auth->password;
-    if (!c.basic_auth->password_file.empty()) {
-      std::ifstream in(c.basic_auth->password_file);
-      if (!in)
-        return Status::error(c.origin + ": basic_auth.password_file " + c.basic_auth->password_file + ": cannot read");
-      std::getline(in, co.basic_auth_password);
-    }
-  }
-  if (c.authorization) {
-    std::string cred = c.authorization->credentials;
-    if (!c.authorization->credentials_file.empty()) {
-      std::ifstream in(c.authorization->credentials_file);
-      if (!in)
-        return Status::error(c.origin + ": authorization.credentials_file " + c.authorization->credentials_file +
-                             ": cannot read");
-      std::getline(in, cred);
-    }
-    if (base::iequals(c.authorization->type, "bearer"))
-      co.bearer_token = cred;
-    else
-      co.headers.emplace_back("Authorization", c.authorization->type + " " + cred);
-  }
+  // basic_auth / authorization / tls_config as every client block (scrape/http_client_config.h).
+  if (Status st = scrape::apply_http_client_config({c.basic_auth, c.authorization, c.tls}, co); !st)
+    return Status::error(c.origin + ": " + st.message());
   co.headers.emplace_back("Content-Encoding", std::string(kContentEncoding));
   for (const auto& h : c.headers) co.headers.push_back(h);
   net::http::ClientOptions co2 = co;

@@ -89,6 +89,13 @@ void TraceBuilder::add_complete(const RawEvent& e, int64_t ts, int64_t dur, std:
     s.name = intern(name);
     s.tid = thread_key(e);
     d_.annotations.push_back(s);
+  } else if (cat.empty() && e.pid_text == "CPU functions") {
+    // The legacy autograd profiler's export_chrome_trace (PyTorch without
+    // Kineto, e.g. Debian's 1.13): no categories; record_function ranges
+    // such as ProfilerStep#N are operators there, kept as annotations here.
+    s.name = intern(name);
+    s.tid = thread_key(e);
+    (name.starts_with("ProfilerStep#") ? d_.annotations : d_.cpu_ops).push_back(s);
   } else if (is_launch(cat) && e.correlation != kAbsent) {
     d_.launch_ts.emplace(e.correlation, ts);
     if (is_launch_call(name)) {

@@ -71,6 +71,9 @@ TEST(TraceFixtures, TwoStepsNs) {
 TEST(TraceFixtures, Analyses) {
   check("analyses.json", "analyses.expected.json");
 }
+TEST(TraceFixtures, LegacyCpuOnly) {
+  check("legacy_cpu.json", "legacy_cpu.expected.json");
+}
 
 // A directory of ranks: the stragglers object of `trace analyze --json DIR`.
 TEST(TraceFixtures, TwoRanksStragglers) {
