@@ -11,11 +11,8 @@
 # shellcheck source=tests/integration/lib.sh disable=SC2154  # llmon_URL comes from start_server
 source "$(dirname "$0")/lib.sh"
 itest_init "$@"
-NODE="${NODE:-node}"
-CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
-require_cmd "$NODE" || skip "node not installed (scripts/install-deps.sh installs nodejs)"
-[[ -n "$CHROMIUM" ]] || skip "chromium not installed (scripts/install-deps.sh installs it)"
-[[ -d "$REPO/web/node_modules/playwright-core" ]] || skip "web/node_modules missing (the build runs npm ci)"
+find_browser
+[[ -z "$BROWSER_MISSING" ]] || skip "$BROWSER_MISSING"
 FAKE="$(dirname "$LLMON")/fake_nvml/libnvidia-ml.so.1"
 [[ -f "$FAKE" ]] || fail "fake NVML not built next to $LLMON (expected $FAKE)"
 ART="${LLMON_TEST_ARTIFACTS:-$(dirname "$LLMON")/test-artifacts}/dashboard"

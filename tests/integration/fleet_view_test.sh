@@ -88,11 +88,8 @@ code=$(curl -s -o "$SCRATCH/down.json" -w '%{http_code}' --data-urlencode 'query
 [[ "$code" == 502 ]] && grep -q "127.0.0.1:$DOWN_PORT" "$SCRATCH/down.json" || fail "down: HTTP $code $(cat "$SCRATCH/down.json")"
 stop_pid "$down_PID"
 
-NODE="${NODE:-node}"
-CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
-if ! require_cmd "$NODE" || [[ -z "$CHROMIUM" ]] || [[ ! -d "$REPO/web/node_modules/playwright-core" ]]; then
-  skip "API checks passed; the browser half needs node, chromium and web/node_modules"
-fi
+find_browser
+[[ -z "$BROWSER_MISSING" ]] || skip "API checks passed; the browser half cannot run: $BROWSER_MISSING"
 fetch "$fleet_URL/" "$SCRATCH/index.html"
 grep -q 'assets/app.js' "$SCRATCH/index.html" || skip "API checks passed; this llmon was built without the dashboard"
 ART="${LLMON_TEST_ARTIFACTS:-$(dirname "$LLMON")/test-artifacts}/fleet"

@@ -137,6 +137,22 @@ wait_http() {
   return 1
 }
 
+# find_browser: what the browser checks (web/browser/*.mjs) need. Sets NODE
+# and CHROMIUM (the environment's if given) and BROWSER_MISSING: empty, or
+# why they cannot run.
+find_browser() {
+  NODE="${NODE:-node}"
+  CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
+  BROWSER_MISSING=""
+  if ! require_cmd "$NODE"; then
+    BROWSER_MISSING="node not installed (scripts/install-deps.sh installs nodejs)"
+  elif [[ -z "$CHROMIUM" ]]; then
+    BROWSER_MISSING="chromium not installed (scripts/install-deps.sh installs it)"
+  elif [[ ! -d "$REPO/web/node_modules/playwright-core" ]]; then
+    BROWSER_MISSING="web/node_modules missing (the build runs npm ci)"
+  fi
+}
+
 # start_server NAME READY_PATH CMD ARGS...: runs CMD with every "@PORT@" in
 # its arguments replaced by a free port, in the background (cwd = SCRATCH,
 # output in $SCRATCH/NAME.log), and waits up to ${START_TIMEOUT_S:-30} s for

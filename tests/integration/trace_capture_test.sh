@@ -138,11 +138,10 @@ rmdir "$CAP/dir.json"
 log "report route: names outside the directory refused"
 
 # 1d. The dashboard's Traces view and alert view in a browser, when there is one.
-NODE="${NODE:-node}"
-CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
+find_browser
 fetch "$URL/" "$SCRATCH/index.html"
-if ! require_cmd "$NODE" || [[ -z "$CHROMIUM" || ! -d "$REPO/web/node_modules/playwright-core" ]]; then
-  log "node, chromium or web/node_modules missing: the dashboard's Traces view is not checked in a browser"
+if [[ -n "$BROWSER_MISSING" ]]; then
+  log "$BROWSER_MISSING: the dashboard's Traces view is not checked in a browser"
 elif ! grep -q 'assets/app.js' "$SCRATCH/index.html"; then
   log "llmon built without the dashboard (-DLLMON_WEB=OFF): the Traces view is not checked"
 else

@@ -12,11 +12,8 @@
 # shellcheck source=tests/integration/lib.sh
 source "$(dirname "$0")/lib.sh"
 itest_init "$@"
-NODE="${NODE:-node}"
-CHROMIUM="${CHROMIUM:-$(command -v chromium || true)}"
-require_cmd "$NODE" || skip "node not installed (scripts/install-deps.sh installs nodejs)"
-[[ -n "$CHROMIUM" ]] || skip "chromium not installed (scripts/install-deps.sh installs it)"
-[[ -d "$REPO/web/node_modules/playwright-core" ]] || skip "web/node_modules missing (the build runs npm ci)"
+find_browser
+[[ -z "$BROWSER_MISSING" ]] || skip "$BROWSER_MISSING"
 ART="${LLMON_TEST_ARTIFACTS:-$(dirname "$LLMON")/test-artifacts}/trace-report"
 mkdir -p "$ART" "$SCRATCH/ranks"
 

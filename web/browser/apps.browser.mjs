@@ -8,6 +8,7 @@
 //        node apps.browser.mjs <agent-url> <artifact-dir> [chromium]
 // Prints one "ok"/"not ok" line per check and "N passed, N failed" last.
 import { chromium } from 'playwright-core';
+import { check, assert, until as waitUntil, finish, launch } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import * as fmt from '../src/format.js';
@@ -20,34 +21,7 @@ if (!url || !artifacts) {
 }
 mkdirSync(artifacts, { recursive: true });
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    results.push([name, e]);
-    console.log(`not ok - ${name}: ${e.message}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-async function until(fn, what, timeoutMs = 40000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
-}
+const until = (fn, what, timeoutMs = 40000) => waitUntil(fn, what, timeoutMs, 250);
 async function api(base, path) {
   const res = await fetch(base + path);
   const body = await res.json();
@@ -59,7 +33,7 @@ const one = async (q) => {
   return r.length ? Number(r[0].value[1]) : NaN;
 };
 
-const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch(chromium, browserPath);
 const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
 const page = await context.newPage();
 const consoleErrors = [];
@@ -196,7 +170,4 @@ await check('no console errors', async () => {
   assert(consoleErrors.length === 0, consoleErrors.join(' | '));
 });
 
-await browser.close();
-const failed = results.filter(([, e]) => e).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser);

@@ -6,6 +6,7 @@
 // Usage: node dashboard.browser.mjs <agent-url> <artifact-dir> [chromium]
 // Prints one "ok"/"not ok" line per check and "N passed, N failed" last.
 import { chromium } from 'playwright-core';
+import { check, assert, until, finish, launch } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,34 +17,6 @@ if (!url || !artifacts) {
 }
 mkdirSync(artifacts, { recursive: true });
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    results.push([name, e]);
-    console.log(`not ok - ${name}: ${e.message}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
-async function until(fn, what, timeoutMs = 30000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
-}
 async function api(path, init) {
   const res = await fetch(url + path, init);
   const body = await res.json();
@@ -51,7 +24,7 @@ async function api(path, init) {
 }
 const query = (q) => api(`/api/v1/query?query=${encodeURIComponent(q)}`).then((d) => d.result);
 
-const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch(chromium, browserPath);
 const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
 const page = await context.newPage();
 const consoleErrors = [];
@@ -308,7 +281,4 @@ await check('no console errors', async () => {
   assert(consoleErrors.length === 0, consoleErrors.join(' | '));
 });
 
-await browser.close();
-const failed = results.filter(([, e]) => e).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser);

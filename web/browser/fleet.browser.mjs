@@ -5,6 +5,7 @@
 // Usage: node fleet.browser.mjs <agent-url> <prometheus-url> <artifact-dir> [chromium]
 // Prints one "ok"/"not ok" line per check and "N passed, N failed" last.
 import { chromium } from 'playwright-core';
+import { check, until, finish, launch } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -14,32 +15,6 @@ if (!url || !prom || !artifacts) {
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
-let passed = 0;
-let failed = 0;
-async function check(name, fn) {
-  try {
-    await fn();
-    passed++;
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`not ok - ${name}: ${e.message}`);
-  }
-}
-async function until(fn, what, timeoutMs = 30000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < deadline) {
-    try {
-      last = await fn();
-      if (last) return last;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`timed out waiting for ${what}${last instanceof Error ? ` (${last.message})` : ''}`);
-}
 // GPUs per instance (distinct `gpu` labels of the DCGM series, as the
 // overview makes one card per GPU, MIG parents included), asked of
 // Prometheus directly.
@@ -50,7 +25,7 @@ async function gpusPerNode() {
   return out;
 }
 
-const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch(chromium, browserPath);
 const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
 const errors = [];
 page.on('pageerror', (e) => errors.push(e.message));
@@ -92,6 +67,4 @@ await check('a link with a node opens that node', async () => {
 await check('no errors in the console', async () => {
   if (errors.length) throw new Error(errors.slice(0, 3).join(' | '));
 });
-await browser.close();
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser);

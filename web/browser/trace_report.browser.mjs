@@ -10,6 +10,7 @@
 // Usage: node trace_report.browser.mjs REPORT.html REPORT.json ARTIFACT_DIR [chromium]
 // Prints one "ok"/"not ok" line per check and "N passed, N failed" last.
 import { chromium } from 'playwright-core';
+import { check, assert, finish, launch } from './harness.mjs';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,24 +23,10 @@ if (!htmlPath || !jsonPath || !artifacts) {
 mkdirSync(artifacts, { recursive: true });
 const doc = JSON.parse(readFileSync(jsonPath, 'utf8'));
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    results.push([name, e]);
-    console.log(`not ok - ${name}: ${e.message}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
 const pct = (p) => p.toFixed(1) + ' %';
 const share = (s) => (100 * s).toFixed(1) + ' %';
 
-const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch(chromium, browserPath);
 const context = await browser.newContext({ viewport: { width: 1300, height: 1000 } });
 
 async function open(file) {
@@ -140,7 +127,4 @@ await check('sections the renderer does not know are shown as generic tables', a
   await p2.page.screenshot({ path: join(artifacts, 'report-extra.png'), fullPage: true });
 });
 
-await browser.close();
-const failed = results.filter(([, e]) => e).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser);

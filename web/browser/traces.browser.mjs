@@ -7,6 +7,7 @@
 // attached capture with a working report link.
 // Usage: node traces.browser.mjs <agent-url> <artifact-dir> [chromium]
 import { chromium } from 'playwright-core';
+import { check, assert, finish, launch } from './harness.mjs';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -16,23 +17,9 @@ if (!url || !artifacts) {
   process.exit(2);
 }
 mkdirSync(artifacts, { recursive: true });
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push([name, null]);
-    console.log(`ok - ${name}`);
-  } catch (e) {
-    results.push([name, e]);
-    console.log(`not ok - ${name}: ${e.message}`);
-  }
-}
-function assert(cond, msg) {
-  if (!cond) throw new Error(msg);
-}
 const api = async (path) => (await (await fetch(url + path)).json()).data;
 
-const browser = await chromium.launch({ executablePath: browserPath, args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launch(chromium, browserPath);
 const context = await browser.newContext({ viewport: { width: 1400, height: 1000 } });
 const page = await context.newPage();
 const errors = [];
@@ -92,7 +79,4 @@ await check('no console errors in the dashboard', async () => {
   assert(errors.length === 0, errors.join(' | '));
 });
 
-await browser.close();
-const failed = results.filter(([, e]) => e).length;
-console.log(`${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+await finish(browser);
