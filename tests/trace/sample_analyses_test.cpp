@@ -12,18 +12,12 @@
 
 #include "trace/analysis.h"
 #include "trace/load.h"
+#include "trace/sample_path.h"
 
 namespace llmon::trace {
 namespace {
 
-std::string samples() {
-  const char* env = std::getenv("LLMON_TRACE_SAMPLES");
-  return env && *env ? env : std::string(LLMON_SOURCE_DIR) + "/../shared/data/traces";
-}
-
-#define REQUIRE_SAMPLE(path)          \
-  if (!std::filesystem::exists(path)) \
-  GTEST_SKIP() << "no sample trace " << (path) << " (set LLMON_TRACE_SAMPLES to HTA's tests/data)"
+using testing::samples;
 
 // Within 1 % of HTA's value (absolutely within 0.01 where HTA's is 0).
 void near_hta(double hta, double got, const std::string& what) {

@@ -12,19 +12,13 @@
 #include "trace/analysis.h"
 #include "trace/kernel_type.h"
 #include "trace/load.h"
+#include "trace/sample_path.h"
 #include "trace/trace_file.h"
 
 namespace llmon::trace {
 namespace {
 
-std::string samples() {
-  const char* env = std::getenv("LLMON_TRACE_SAMPLES");
-  return env && *env ? env : std::string(LLMON_SOURCE_DIR) + "/../shared/data/traces";
-}
-
-#define REQUIRE_SAMPLE(path)          \
-  if (!std::filesystem::exists(path)) \
-  GTEST_SKIP() << "no sample trace " << (path) << " (set LLMON_TRACE_SAMPLES to HTA's tests/data)"
+using testing::samples;
 
 void near_pct(double want, double got, const char* what) {
   EXPECT_LE(std::fabs(got - want), 0.01 * want) << what << ": HTA " << want << ", llmon " << got;
