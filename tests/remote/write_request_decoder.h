@@ -49,6 +49,22 @@ struct Decoded {
   std::vector<WriteMetadata> metadata;
 };
 
+// prometheus.Sample and io.prometheus.write.v2.Sample alike: value (1,
+// double), timestamp (2, int64 ms).
+inline WriteSample decode_sample(Reader& item) {
+  WriteSample p;
+  while (!item.done()) {
+    const uint64_t f = item.varint();
+    if (f == (1 << 3 | 1))
+      p.v = std::bit_cast<double>(item.fixed64());
+    else if (f == (2 << 3 | 0))
+      p.t_ms = static_cast<int64_t>(item.varint());
+    else
+      ADD_FAILURE() << "sample field " << f;
+  }
+  return p;
+}
+
 inline Decoded decode(std::string_view body) {
   Decoded d;
   Reader r{body};
@@ -73,17 +89,7 @@ inline Decoded decode(std::string_view body) {
           }
           s.labels.push_back(l);
         } else if (t == (2 << 3 | 2)) {
-          WriteSample p;
-          while (!item.done()) {
-            const uint64_t f = item.varint();
-            if (f == (1 << 3 | 1))
-              p.v = std::bit_cast<double>(item.fixed64());
-            else if (f == (2 << 3 | 0))
-              p.t_ms = static_cast<int64_t>(item.varint());
-            else
-              ADD_FAILURE() << "sample field " << f;
-          }
-          s.samples.push_back(p);
+          s.samples.push_back(decode_sample(item));
         } else {
           ADD_FAILURE() << "timeseries field " << t;
         }

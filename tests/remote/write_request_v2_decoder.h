@@ -62,18 +62,8 @@ inline DecodedV2 decode_v2(std::string_view body) {
       } else if (t == (1 << 3 | 0)) {
         refs.push_back(ts.varint());
       } else if (t == (2 << 3 | 2)) {
-        WriteSample p;
         Reader item{ts.bytes()};
-        while (!item.done()) {
-          const uint64_t f = item.varint();
-          if (f == (1 << 3 | 1))
-            p.v = std::bit_cast<double>(item.fixed64());
-          else if (f == (2 << 3 | 0))
-            p.t_ms = static_cast<int64_t>(item.varint());
-          else
-            ADD_FAILURE() << "sample field " << f;
-        }
-        s.samples.push_back(p);
+        s.samples.push_back(decode_sample(item));
       } else if (t == (5 << 3 | 2)) {
         WriteMetadata m;
         Reader item{ts.bytes()};
