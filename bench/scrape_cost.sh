@@ -20,27 +20,7 @@ SCRATCH="$(mktemp -d "${TMPDIR:-/tmp}/llmon-scrape-cost.XXXXXX")"
 bench_on_exit() { rm -rf "$SCRATCH"; }
 
 mkdir -p "$SCRATCH/pages"
-python3 - "$SCRATCH/pages" "$TARGETS" "$SAMPLES" <<'PY'
-import sys
-out, targets, samples = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
-buckets = ["0.001", "0.005", "0.01", "0.02", "0.04", "0.06", "0.08", "0.1", "0.25", "0.5", "1.0", "+Inf"]
-for t in range(targets):
-    lines, n, m = [], 0, 0
-    while n < samples:
-        model = f"model-{m % 7}"
-        lines.append(f"# TYPE app_requests_{m}_total counter")
-        lines.append(f'app_requests_{m}_total{{model_name="{model}",code="200"}} {1000 + m * 7 + t}')
-        lines.append(f"# TYPE app_queue_{m} gauge")
-        lines.append(f'app_queue_{m}{{model_name="{model}"}} {m % 13}')
-        lines.append(f"# TYPE app_latency_seconds_{m} histogram")
-        for i, le in enumerate(buckets):
-            lines.append(f'app_latency_seconds_{m}_bucket{{model_name="{model}",le="{le}"}} {(i + 1) * 10 + m}')
-        lines.append(f'app_latency_seconds_{m}_sum{{model_name="{model}"}} {m * 1.5}')
-        lines.append(f'app_latency_seconds_{m}_count{{model_name="{model}"}} {len(buckets) * 10 + m}')
-        n += 2 + len(buckets) + 2
-        m += 1
-    open(f"{out}/t{t}.prom", "w").write("\n".join(lines) + "\n")
-PY
+python3 "$REPO/bench/app_pages.py" "$SCRATCH/pages" "$TARGETS" "$SAMPLES"
 start pages /t0 python3 "$REPO/tests/integration/page_server.py" "$SCRATCH/pages" @PORT@
 {
   printf 'global:\n  scrape_interval: 1s\n  scrape_timeout: 1s\nscrape_configs:\n  - job_name: apps\n    static_configs:\n'
