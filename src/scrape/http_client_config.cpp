@@ -38,6 +38,14 @@ class HttpConfigReader : public ConfigReader {
   }
 };
 
+// An inline secret, or the trimmed content of its file.
+Expected<std::string> read_secret(const std::string& inline_value, const std::string& file) {
+  if (file.empty()) return inline_value;
+  auto text = base::read_file(file);
+  if (!text) return Status::error("unable to read " + file + ": " + text.error());
+  return std::string(base::trim(*text));
+}
+
 }  // namespace
 
 Status HttpClientKeys::read(const ConfigReader& r, const std::string& key, const YAML::Node& v, HttpClientConfig& c,
@@ -81,13 +89,6 @@ Status HttpClientKeys::finish(const ConfigReader& r, const YAML::Node& block, Ht
 
 Expected<HttpClientConfig> parse_http_client_config(std::string_view text, std::string_view file) {
   return HttpConfigReader(file).file(text);
-}
-
-Expected<std::string> read_secret(const std::string& inline_value, const std::string& file) {
-  if (file.empty()) return inline_value;
-  auto text = base::read_file(file);
-  if (!text) return Status::error("unable to read " + file + ": " + text.error());
-  return std::string(base::trim(*text));
 }
 
 Status apply_http_client_config(const HttpClientConfig& c, net::http::ClientOptions& o) {

@@ -53,13 +53,10 @@ class HttpClientKeys {
   std::string bearer_token_, bearer_token_file_;
 };
 
-// An inline secret, or the trimmed content of its file (read now, so a
-// rotated file is picked up by the next call): "unable to read F: why".
-Expected<std::string> read_secret(const std::string& inline_value, const std::string& file);
-
 // Sets the TLS files and the Authorization of `o` (basic auth, or the
 // header "TYPE CREDENTIALS" with the type as written), reading the secret
-// files now.
+// files now (trimmed, so a rotated file is picked up by the next call; a
+// missing one: "unable to read F: why").
 Status apply_http_client_config(const HttpClientConfig& c, net::http::ClientOptions& o);
 
 }  // namespace llmon::scrape
